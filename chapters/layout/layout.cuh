@@ -1,0 +1,145 @@
+/**
+ * @file layout.cuh
+ * @brief Book section 5.2, "Checking the Data Layout of Shared Memory": the
+ *        contract of the layout exercises.
+ *
+ * Every kernel here is launched with one block of `dimX x dimY` threads per
+ * tile (kSquare or kRect from layout_maps.h) and as many blocks as the caller
+ * likes. Thread (tx, ty) of block b owns the value
+ * `v = b * dimX * dimY + ty * dimX + tx`. Each kernel
+ *   1. stores v into a shared tile with its *store* pattern,
+ *   2. waits at a barrier until the whole tile is written,
+ *   3. loads one element with its *load* pattern and writes it to
+ *      `out[b * dimX * dimY + ty * dimX + tx]` (a coalesced global write).
+ *
+ * The name says the patterns: `setRowReadCol` stores row-wise and loads
+ * column-wise. The patterns are defined exactly by wb::layout::tileOffset.
+ * `Dyn` kernels declare the tile as `extern __shared__ int tile[]` and are
+ * launched with the tile's size as dynamic shared memory; `Pad` kernels add
+ * the shape's `pad` ints to every tile row.
+ *
+ * The square kernels live in namespace wb::layout::square (kSquare, 32 x 32),
+ * the rectangular ones in wb::layout::rect (kRect, 32 wide, 16 high). Each
+ * exercise is one file with the exercise's name under `starter/layout/`.
+ */
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <string>
+#include <vector>
+
+#include "layout_maps.h"
+
+namespace wb::layout {
+
+/// Kernels on the square 32 x 32 tile (book section 5.2.1).
+namespace square {
+/// Tile geometry of this namespace's kernels.
+constexpr TileShape kShape = kSquare;
+/// Row store, row load: every warp touches 32 banks, the worked example (5.2.1.1).
+__global__ void setRowReadRow(int* out);
+/// Column store, column load: a warp's 32 lanes queue on one bank, 32-way (5.2.1.1).
+__global__ void setColReadCol(int* out);
+/// Column store (32-way), row load (conflict-free); output is the tile transposed (5.2.1.2).
+__global__ void setColReadRow(int* out);
+/// Row store (conflict-free), column load (32-way); output is the tile transposed (5.2.1.2).
+__global__ void setRowReadCol(int* out);
+/// setRowReadCol with `extern __shared__` storage sized at launch (5.2.1.3).
+__global__ void setRowReadColDyn(int* out);
+/// setRowReadCol on a 32 x 33 tile: the padding makes the column load conflict-free (5.2.1.4).
+__global__ void setRowReadColPad(int* out);
+/// setRowReadColPad with the padded tile in dynamic shared memory (5.2.1.5).
+__global__ void setRowReadColDynPad(int* out);
+}  // namespace square
+
+/// Kernels on the rectangular tile, 32 ints wide and 16 rows high (book section 5.2.2).
+namespace rect {
+/// Tile geometry of this namespace's kernels.
+constexpr TileShape kShape = kRect;
+/// Row store, row load on the 16 x 32 tile: conflict-free (5.2.2.1).
+__global__ void setRowReadRow(int* out);
+/// Column store and load down 16-row columns: 16-way conflicts both ways (5.2.2.1).
+__global__ void setColReadCol(int* out);
+/// Column store (16-way) and row load; the output is the tile transposed (5.2.2.2).
+__global__ void setColReadRow(int* out);
+/// Row store and column load (16-way); the output is the tile transposed (5.2.2.2).
+__global__ void setRowReadCol(int* out);
+/// setRowReadCol with the tile in dynamic shared memory (5.2.2.3).
+__global__ void setRowReadColDyn(int* out);
+/// setRowReadCol on a tile padded by kRect.pad ints per row: conflict-free (5.2.2.4).
+__global__ void setRowReadColPad(int* out);
+/// setRowReadColPad in dynamic shared memory (5.2.2.5).
+__global__ void setRowReadColDynPad(int* out);
+}  // namespace rect
+
+/// One layout kernel and everything a test, a profiler run or a diagram
+/// needs to know about it.
+struct LayoutKernel {
+  const char* exercise;   ///< kernel name, also the exercise's file name (without .cu)
+  const char* shapeName;  ///< "square" or "rect"
+  TileShape shape;        ///< tile geometry and launch block shape
+  void (*kernel)(int*);   ///< the kernel
+  Access store;           ///< pattern of the shared-memory store
+  Access load;            ///< pattern of the shared-memory load
+  bool padded;            ///< tile rows carry shape.pad ints of padding
+  bool dynamicSmem;       ///< the tile is dynamic shared memory
+  bool given;             ///< complete in the starter (the worked example)
+  const char* bookSection;  ///< where the book discusses it
+
+  /// Dynamic shared memory to launch with, in bytes.
+  std::size_t dynamicSmemBytes() const { return dynamicSmem ? shape.tileBytes(padded) : 0; }
+  /// A unique name, "<shape>_<exercise>", used for test and report names.
+  std::string id() const { return std::string(shapeName) + "_" + exercise; }
+  /// Conflict ways of one warp's shared-memory store, from the bank model.
+  int storeWays() const { return conflictWays(shape, store, padded); }
+  /// Conflict ways of one warp's shared-memory load, from the bank model.
+  int loadWays() const { return conflictWays(shape, load, padded); }
+  /// The exact output of @p blocks blocks.
+  std::vector<int> expected(int blocks) const {
+    return expectedOutput(shape, store, load, padded, blocks);
+  }
+};
+
+/// Every layout kernel of both shapes, in the order the book presents them.
+inline const std::vector<LayoutKernel>& layoutKernels() {
+  using A = Access;
+  static const std::vector<LayoutKernel> all = {
+#define WB_LAYOUT_ROWS(ns, sec)                                                                        \
+  {"setRowReadRow", #ns, ns::kShape, ns::setRowReadRow, A::Row, A::Row, false, false, true,       \
+   sec ".1"},                                                                                    \
+      {"setColReadCol", #ns, ns::kShape, ns::setColReadCol, A::Column, A::Column, false, false,   \
+       false, sec ".1"},                                                                         \
+      {"setColReadRow", #ns, ns::kShape, ns::setColReadRow, A::Column, A::Row, false, false,      \
+       false, sec ".2"},                                                                         \
+      {"setRowReadCol", #ns, ns::kShape, ns::setRowReadCol, A::Row, A::Column, false, false,      \
+       false, sec ".2"},                                                                         \
+      {"setRowReadColDyn", #ns, ns::kShape, ns::setRowReadColDyn, A::Row, A::Column, false, true, \
+       false, sec ".3"},                                                                         \
+      {"setRowReadColPad", #ns, ns::kShape, ns::setRowReadColPad, A::Row, A::Column, true, false, \
+       false, sec ".4"},                                                                         \
+      {"setRowReadColDynPad", #ns, ns::kShape, ns::setRowReadColDynPad, A::Row, A::Column, true,  \
+       true, false, sec ".5"}
+      WB_LAYOUT_ROWS(square, "5.2.1"), WB_LAYOUT_ROWS(rect, "5.2.2")
+#undef WB_LAYOUT_ROWS
+  };
+  return all;
+}
+
+/// Finds a kernel by id ("square_setRowReadCol"); nullptr when unknown.
+inline const LayoutKernel* findLayoutKernel(const std::string& id) {
+  for (const auto& k : layoutKernels()) {
+    if (k.id() == id) return &k;
+  }
+  return nullptr;
+}
+
+/// Launches @p k over @p blocks tiles writing into @p out (which must hold
+/// blocks * k.shape.elements() ints). Launch errors are left for the caller
+/// to check.
+inline void launch(const LayoutKernel& k, int* out, int blocks, cudaStream_t stream = nullptr) {
+  const dim3 block(k.shape.dimX, k.shape.dimY);
+  k.kernel<<<blocks, block, k.dynamicSmemBytes(), stream>>>(out);
+}
+
+}  // namespace wb::layout

@@ -1,0 +1,31 @@
+// Exercise setRowReadColDynPad (book section 5.2.1.5 and 5.2.2.5). setRowReadColPad in dynamic shared memory.
+// The contract is in chapters/layout/layout.cuh; setRowReadRow.cu beside this
+// file is the worked example to start from. Your value for a thread is
+//   g = blockIdx.x * kShape.elements() + threadIdx.y * blockDim.x + threadIdx.x
+// and it is stored, and later written, at out[g] of the global output.
+#include "layout/layout.cuh"
+
+namespace wb::layout {
+
+namespace square {
+__global__ void setRowReadColDynPad(int* out) {
+  // TODO(book 5.2.1.5): setRowReadColPad in dynamic shared memory.
+  // Use `extern __shared__ int tile[];` and the padded pitch kShape.dimX +
+  // kShape.pad for both offsets; the output index g stays unpadded.
+  // Until then the kernel writes nothing and its tests fail.
+  (void)out;
+}
+}  // namespace square
+
+namespace rect {
+__global__ void setRowReadColDynPad(int* out) {
+  // TODO(book 5.2.2.5): setRowReadColPad in dynamic shared memory.
+  // Use `extern __shared__ int tile[];` and the padded pitch kShape.dimX +
+  // kShape.pad for both offsets; the output index g stays unpadded.
+  // Rectangle: the column element (icol, irow) is at icol * pitch + irow.
+  // Until then the kernel writes nothing and its tests fail.
+  (void)out;
+}
+}  // namespace rect
+
+}  // namespace wb::layout

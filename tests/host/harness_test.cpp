@@ -1,0 +1,124 @@
+// Host tests of the harness: statistics, bandwidth arithmetic, poison and
+// guard checking, mismatch reports. No GPU needed.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "wb/device.h"
+#include "wb/stats.h"
+#include "wb/verify.h"
+
+namespace wb {
+namespace {
+
+TEST(HostStats, MedianOfOddAndEvenCounts) {
+  EXPECT_DOUBLE_EQ(median({5.0, 1.0, 3.0}), 3.0);
+  EXPECT_DOUBLE_EQ(median({4.0, 1.0, 3.0, 2.0}), 2.5);
+  EXPECT_DOUBLE_EQ(median({7.0}), 7.0);
+  EXPECT_THROW(median({}), std::invalid_argument);
+}
+
+TEST(HostStats, MedianIgnoresOneOutlier) {
+  EXPECT_DOUBLE_EQ(median({1.0, 1.0, 1.0, 1.0, 100.0}), 1.0);
+}
+
+TEST(HostStats, SummaryKeepsSamplesAndExtremes) {
+  const TimingStats s = TimingStats::of({3.0, 1.0, 2.0});
+  EXPECT_DOUBLE_EQ(s.medianMs, 2.0);
+  EXPECT_DOUBLE_EQ(s.minMs, 1.0);
+  EXPECT_DOUBLE_EQ(s.maxMs, 3.0);
+  EXPECT_EQ(s.samplesMs.size(), 3u);
+}
+
+TEST(HostBandwidth, CountsReadAndWrittenBytesInDecimalGigabytes) {
+  // 1 GB read + 1 GB written in 1 ms is 2000 GB/s.
+  EXPECT_DOUBLE_EQ(gbPerSecond(1e9, 1e9, 1.0), 2000.0);
+  // A 4096 x 4096 float transpose (64 MiB each way) in 0.1 ms.
+  const double bytes = 4096.0 * 4096.0 * 4.0;
+  EXPECT_NEAR(gbPerSecond(bytes, bytes, 0.1), 1342.177, 1e-3);
+  EXPECT_THROW(gbPerSecond(1, 1, 0.0), std::invalid_argument);
+}
+
+TEST(HostBandwidth, PeakFromClockAndBusWidth) {
+  DeviceInfo d;
+  d.memoryClockKHz = 2619000;  // H100 SXM HBM3
+  d.busWidthBits = 5120;
+  EXPECT_NEAR(d.peakGBs(), 3352.3, 0.1);
+}
+
+TEST(HostPoison, PoisonIsNaNAsFloatAndHugeAsInt) {
+  EXPECT_TRUE(std::isnan(poisonValue<float>()));
+  EXPECT_EQ(poisonValue<int>(), 0x7FBADBAD);
+  EXPECT_TRUE(isPoison(poisonValue<float>()));
+  EXPECT_TRUE(isPoison(poisonValue<double>()));
+  EXPECT_FALSE(isPoison(0));
+  EXPECT_FALSE(isPoison(-1));
+  EXPECT_FALSE(isPoison(std::nanf("")));  // a different NaN is a written value
+}
+
+// Layout used by DeviceBuffer: [front guard | n elements | back guard].
+std::vector<int> guarded(std::size_t guard, std::size_t n, int fill) {
+  std::vector<int> v(2 * guard + n, poisonValue<int>());
+  for (std::size_t i = 0; i < n; ++i) v[guard + i] = fill;
+  return v;
+}
+
+TEST(HostPoison, CleanBufferPasses) {
+  EXPECT_EQ(checkPoisonAndGuards(guarded(4, 10, 1), 4, 10, "k"), "");
+}
+
+TEST(HostPoison, UnwrittenElementIsNamedWithItsOffset) {
+  auto v = guarded(4, 10, 1);
+  v[4 + 6] = poisonValue<int>();
+  v[4 + 8] = poisonValue<int>();
+  const std::string msg = checkPoisonAndGuards(v, 4, 10, "myKernel");
+  EXPECT_NE(msg.find("myKernel left 2 of 10"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("first at [6]"), std::string::npos) << msg;
+}
+
+TEST(HostPoison, WritePastTheEndIsNamed) {
+  auto v = guarded(4, 10, 1);
+  v[4 + 10 + 1] = 0;
+  const std::string msg = checkPoisonAndGuards(v, 4, 10, "k");
+  EXPECT_NE(msg.find("wrote past the end"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("offset 11"), std::string::npos) << msg;
+}
+
+TEST(HostPoison, WriteBeforeTheStartIsNamed) {
+  auto v = guarded(4, 10, 1);
+  v[3] = 0;
+  const std::string msg = checkPoisonAndGuards(v, 4, 10, "k");
+  EXPECT_NE(msg.find("before the start"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("offset -1"), std::string::npos) << msg;
+}
+
+TEST(HostPoison, FormatterNamesMatrixCoordinates) {
+  auto v = guarded(2, 12, 1);
+  v[2 + 7] = poisonValue<int>();
+  const std::string msg = checkPoisonAndGuards(v, 2, 12, "t", rowColIndex(4));
+  EXPECT_NE(msg.find("(row 1, col 3)"), std::string::npos) << msg;
+}
+
+TEST(HostCompare, EqualArraysReportNothing) {
+  const std::vector<int> a{1, 2, 3};
+  EXPECT_EQ(describeMismatches(a.data(), a.data(), a.size(), "k"), "");
+}
+
+TEST(HostCompare, ReportsCountAndFirstMismatches) {
+  const std::vector<int> want{0, 1, 2, 3, 4, 5};
+  std::vector<int> got = want;
+  got[1] = 9;
+  got[4] = poisonValue<int>();
+  got[5] = 7;
+  const std::string msg = describeMismatches(got.data(), want.data(), got.size(), "k",
+                                             flatIndex, 2);
+  EXPECT_NE(msg.find("3 of 6"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("at [1]: expected 1, got 9"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("at [4]: expected 4, got poison (never written)"), std::string::npos)
+      << msg;
+  EXPECT_EQ(msg.find("at [5]"), std::string::npos) << "only the first 2 are shown: " << msg;
+}
+
+}  // namespace
+}  // namespace wb
