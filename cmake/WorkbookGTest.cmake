@@ -35,6 +35,11 @@ function(wb_register_gtests executable)
     set(ARG_KINDS host gpu perf)
   endif()
   foreach(kind IN LISTS ARG_KINDS)
+    # Timings must not share the GPU with other tests.
+    set(serial FALSE)
+    if(kind STREQUAL "perf")
+      set(serial TRUE)
+    endif()
     if(kind STREQUAL "host")
       set(filter "Host*:*/Host*")
     elseif(kind STREQUAL "gpu")
@@ -53,6 +58,7 @@ function(wb_register_gtests executable)
       PROPERTIES
         LABELS "${ARG_LABELS};${kind}"
         TIMEOUT ${WB_TIMEOUT_${kind}}
+        RUN_SERIAL ${serial}
         SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
   endforeach()
 endfunction()
