@@ -16,7 +16,6 @@ if(NOT TARGET GTest::gtest)
     "GoogleTest was not found. Install it with `sudo apt-get install libgtest-dev` "
     "or configure with -DWB_BUILD_TESTS=OFF to build the kernels only.")
 endif()
-include(GoogleTest)
 
 # Seconds a test may run before CTest stops it, by kind. A kernel that never
 # returns is reported as a timeout and the rest of the suite goes on.
@@ -24,41 +23,27 @@ set(WB_TIMEOUT_host 60 CACHE STRING "Timeout of a host test, in seconds")
 set(WB_TIMEOUT_gpu 120 CACHE STRING "Timeout of a GPU correctness test, in seconds")
 set(WB_TIMEOUT_perf 300 CACHE STRING "Timeout of a GPU performance test, in seconds")
 
-# wb_register_gtests(<executable> PREFIX <text> LABELS <labels...>)
+# wb_register_gtests(<executable> PREFIX <text> LABELS <labels...> [KINDS <kinds...>])
 # Registers every test of a GoogleTest executable with CTest, one CTest test
 # per gtest test (each in its own process, so a crash or a hang fails only
-# that test). Suites are named by kind: Host*, Gpu*, Perf*; each kind gets its
-# label and timeout. A test that calls GTEST_SKIP is reported as skipped.
+# that test). The list is read from the executable when CTest runs
+# (cmake/WorkbookDiscoverTests.cmake), so a machine without a GPU can list
+# and skip GPU tests. Suites are named by kind: Host*, Gpu*, Perf*.
 function(wb_register_gtests executable)
   cmake_parse_arguments(ARG "" "PREFIX" "LABELS;KINDS" ${ARGN})
   if(NOT ARG_KINDS)
     set(ARG_KINDS host gpu perf)
   endif()
-  foreach(kind IN LISTS ARG_KINDS)
-    # Timings must not share the GPU with other tests.
-    set(serial FALSE)
-    if(kind STREQUAL "perf")
-      set(serial TRUE)
-    endif()
-    if(kind STREQUAL "host")
-      set(filter "Host*:*/Host*")
-    elseif(kind STREQUAL "gpu")
-      set(filter "Gpu*:*/Gpu*")
-    elseif(kind STREQUAL "perf")
-      set(filter "Perf*:*/Perf*")
-    else()
-      message(FATAL_ERROR "unknown test kind ${kind}")
-    endif()
-    gtest_discover_tests(${executable}
-      TEST_PREFIX "${ARG_PREFIX}"
-      TEST_FILTER "${filter}"
-      NO_PRETTY_VALUES
-      DISCOVERY_MODE PRE_TEST
-      DISCOVERY_TIMEOUT 60
-      PROPERTIES
-        LABELS "${ARG_LABELS};${kind}"
-        TIMEOUT ${WB_TIMEOUT_${kind}}
-        RUN_SERIAL ${serial}
-        SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
-  endforeach()
+  set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${executable}_discover.cmake")
+  file(GENERATE OUTPUT "${include_file}" CONTENT
+"set(WB_EXE [==[$<TARGET_FILE:${executable}>]==])
+set(WB_PREFIX [==[${ARG_PREFIX}]==])
+set(WB_LABELS [==[${ARG_LABELS}]==])
+set(WB_KINDS [==[${ARG_KINDS}]==])
+set(WB_TIMEOUT_host ${WB_TIMEOUT_host})
+set(WB_TIMEOUT_gpu ${WB_TIMEOUT_gpu})
+set(WB_TIMEOUT_perf ${WB_TIMEOUT_perf})
+include([==[${CMAKE_SOURCE_DIR}/cmake/WorkbookDiscoverTests.cmake]==])
+")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
 endfunction()

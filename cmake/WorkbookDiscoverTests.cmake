@@ -1,0 +1,73 @@
+# Run by CTest (not by CMake at configure time) for every GoogleTest
+# executable registered with wb_register_gtests: lists the executable's tests
+# and adds one CTest test per GoogleTest test, each in its own process.
+#
+# Inputs, set by the generated include file that CTest loads first:
+#   WB_EXE     the test executable
+#   WB_PREFIX  prefix of every CTest name, e.g. "solutions.layout."
+#   WB_LABELS  labels every test gets (section, implementation)
+#   WB_KINDS   the kinds to register (host, gpu, perf)
+#   WB_TIMEOUT_host / _gpu / _perf  per-kind timeouts in seconds
+#
+# The kind of a test comes from its suite name: Host*, Gpu*, Perf* (after an
+# optional "Instantiation/" prefix). Each kind adds its label and timeout;
+# perf tests run alone (RUN_SERIAL). A test that GoogleTest reports as
+# skipped (no GPU) is reported by CTest as skipped, not passed.
+
+cmake_policy(VERSION 3.24)
+
+if(NOT EXISTS "${WB_EXE}")
+  add_test("${WB_PREFIX}NOT_BUILT" "${WB_EXE}")
+  set_tests_properties("${WB_PREFIX}NOT_BUILT" PROPERTIES LABELS "${WB_LABELS}")
+  return()
+endif()
+
+execute_process(
+  COMMAND "${WB_EXE}" --gtest_list_tests
+  OUTPUT_VARIABLE listing
+  ERROR_VARIABLE listing_error
+  RESULT_VARIABLE listing_result
+  TIMEOUT 60)
+if(NOT listing_result EQUAL 0)
+  # Surface the problem as a failing test rather than a silent empty suite.
+  add_test("${WB_PREFIX}LIST_TESTS_FAILED" "${WB_EXE}" --gtest_list_tests)
+  set_tests_properties("${WB_PREFIX}LIST_TESTS_FAILED" PROPERTIES LABELS "${WB_LABELS}")
+  return()
+endif()
+
+string(REPLACE "\n" ";" lines "${listing}")
+set(suite "")
+foreach(line IN LISTS lines)
+  if(line MATCHES "^([^ #][^ ]*)\\.")
+    set(suite "${CMAKE_MATCH_1}")
+  elseif(line MATCHES "^  ([^ ]+)")
+    set(test "${CMAKE_MATCH_1}")
+    set(full "${suite}.${test}")
+    string(REGEX REPLACE "^[^/]*/" "" bare_suite "${suite}")
+    if(bare_suite MATCHES "^Host")
+      set(kind host)
+    elseif(bare_suite MATCHES "^Gpu")
+      set(kind gpu)
+    elseif(bare_suite MATCHES "^Perf")
+      set(kind perf)
+    else()
+      message(WARNING "${WB_EXE}: suite ${suite} is not named Host*, Gpu* or Perf*; "
+                      "registered as a gpu test")
+      set(kind gpu)
+    endif()
+    if(NOT kind IN_LIST WB_KINDS)
+      continue()
+    endif()
+    set(name "${WB_PREFIX}${full}")
+    add_test("${name}" "${WB_EXE}" "--gtest_filter=${full}" "--gtest_also_run_disabled_tests=0")
+    set(serial FALSE)
+    if(kind STREQUAL "perf")
+      set(serial TRUE)
+    endif()
+    set_tests_properties("${name}" PROPERTIES
+      LABELS "${WB_LABELS};${kind}"
+      TIMEOUT "${WB_TIMEOUT_${kind}}"
+      RUN_SERIAL ${serial}
+      SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
+  endif()
+endforeach()
