@@ -1,0 +1,1 @@
+"""Python helpers behind ./workbook: exercises, CTest results, progress."""
