@@ -1,0 +1,155 @@
+/**
+ * @file reduction.cuh
+ * @brief Book section 5.3, "Reducing Global Memory Access": the contract of
+ *        the parallel-reduction exercises.
+ *
+ * Every kernel sums int32 values and has the signature
+ * `kernel(int* g_idata, int* g_odata, unsigned int n)`:
+ *  - it is launched with kReduceBlock (128) threads per block and
+ *    blocksFor(n, unroll) blocks, where `unroll` is the kernel's unroll
+ *    factor in reductionKernels() (1, or kUnrollFactor = 4);
+ *  - block b writes exactly one value, g_odata[b]: the sum of the input
+ *    elements [b * 128 * unroll, (b + 1) * 128 * unroll) that are below n;
+ *  - any n from 1 up to kMaxExactElements (2^26) is valid: n need not be a
+ *    multiple of the block, or of four blocks;
+ *  - a kernel marked `inPlace` may overwrite g_idata[0, n) while it works
+ *    (it reduces in global memory); every other kernel leaves g_idata
+ *    unchanged. No kernel touches memory outside g_idata[0, n) and
+ *    g_odata[0, blocks);
+ *  - kernels whose shared array is `Dynamic` declare it
+ *    `extern __shared__ int smem[];` and are launched with
+ *    kReduceBlock * sizeof(int) bytes of dynamic shared memory; `Static`
+ *    ones declare `__shared__ int smem[kReduceBlock];`; `None` use no shared
+ *    memory at all.
+ * launch() applies these rules. Each exercise is one file with the kernel's
+ * name under `starter/reduction/`; reduceGmem.cu is the worked example.
+ *
+ * The tests fill the input with random ints in [-16, 16] (kInputMagnitude),
+ * so every partial sum and total of up to 2^26 elements is exact in int32
+ * and is compared for equality with a 64-bit host reference
+ * (referencePartialSums).
+ */
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "reduction_model.h"
+
+namespace wb::reduction {
+
+/// Neighbored pairs in place in global memory: in round r, threads whose
+/// index is a multiple of 2^(r+1) add the element 2^r to their right
+/// (`tid % (2 * stride) == 0`); the chapter 3 kernel, the first baseline (5.3.1).
+__global__ void reduceNeighboredGmem(int* g_idata, int* g_odata, unsigned int n);
+/// reduceNeighboredGmem on a static shared copy of the block's elements (5.3.1).
+__global__ void reduceNeighboredSmem(int* g_idata, int* g_odata, unsigned int n);
+/// In place in global memory, the steps completely unrolled for 128 threads,
+/// the last 64 sums reduced by warp 0: the worked example (5.3.1).
+__global__ void reduceGmem(int* g_idata, int* g_odata, unsigned int n);
+/// reduceGmem on a static `__shared__ int smem[kReduceBlock]`: one global
+/// read per element, one global write per block (5.3.1).
+__global__ void reduceSmem(int* g_idata, int* g_odata, unsigned int n);
+/// reduceSmem with the shared array in dynamic shared memory (5.3.3).
+__global__ void reduceSmemDyn(int* g_idata, int* g_odata, unsigned int n);
+/// reduceGmem after each thread has added four elements one block apart,
+/// in place in global memory; a quarter of the blocks (5.3.2).
+__global__ void reduceGmemUnroll(int* g_idata, int* g_odata, unsigned int n);
+/// reduceSmem after each thread has added four elements one block apart (5.3.2).
+__global__ void reduceSmemUnroll(int* g_idata, int* g_odata, unsigned int n);
+/// reduceSmemUnroll with the shared array in dynamic shared memory (5.3.3).
+__global__ void reduceSmemUnrollDyn(int* g_idata, int* g_odata, unsigned int n);
+
+/**
+ * @brief Effective bandwidth in GB/s (book section 5.3.4): the bytes a kernel
+ *        must read plus the bytes it must write, divided by its time. A
+ *        gigabyte is 10^9 bytes.
+ * @param bytesRead    bytes the algorithm reads from device memory
+ * @param bytesWritten bytes the algorithm writes to device memory
+ * @param milliseconds the kernel's run time in milliseconds (as CUDA events
+ *                     report it)
+ * @throws std::invalid_argument when @p milliseconds is not positive
+ */
+double effectiveBandwidthGBs(std::size_t bytesRead, std::size_t bytesWritten,
+                             double milliseconds);
+
+/// Where a kernel keeps the block's partial sums.
+enum class SharedArray {
+  None,    ///< in global memory, in place in the input
+  Static,  ///< `__shared__ int smem[kReduceBlock]`
+  Dynamic  ///< `extern __shared__ int smem[]`, sized at launch
+};
+
+/// Signature every reduction kernel shares.
+using ReduceKernelFn = void (*)(int* g_idata, int* g_odata, unsigned int n);
+
+/// One reduction kernel and everything a test, a profiler run or a report
+/// needs to know about it.
+struct ReduceKernel {
+  const char* exercise;     ///< kernel name, also the exercise's file name (without .cu)
+  ReduceKernelFn kernel;    ///< the kernel
+  int unroll;               ///< input elements each thread adds first: 1 or kUnrollFactor
+  bool inPlace;             ///< overwrites its input g_idata while reducing
+  SharedArray shared;       ///< where the partial sums live
+  bool given;               ///< complete in the starter (the worked example)
+  const char* bookSection;  ///< where the book discusses it
+
+  /// Input elements one block sums.
+  unsigned int span() const { return elementsPerBlock(unroll); }
+  /// Blocks, and partial sums written, for an input of @p n elements.
+  unsigned int blocks(unsigned int n) const { return blocksFor(n, unroll); }
+  /// Static shared memory the kernel must declare, in bytes.
+  std::size_t staticSmemBytes() const {
+    return shared == SharedArray::Static ? kReduceBlock * sizeof(int) : 0;
+  }
+  /// Dynamic shared memory to launch with, in bytes.
+  std::size_t dynamicSmemBytes() const {
+    return shared == SharedArray::Dynamic ? kReduceBlock * sizeof(int) : 0;
+  }
+  /// Bytes the reduction must move (5.3.4): every input element read once,
+  /// every partial sum written once. In-place kernels move more than this;
+  /// effective bandwidth counts only what the algorithm needs.
+  std::size_t bytesRead(unsigned int n) const { return std::size_t{n} * sizeof(int); }
+  std::size_t bytesWritten(unsigned int n) const {
+    return std::size_t{blocks(n)} * sizeof(int);
+  }
+};
+
+/// Every reduction kernel, in the order the book presents them.
+inline const std::vector<ReduceKernel>& reductionKernels() {
+  using S = SharedArray;
+  constexpr int kU = kUnrollFactor;
+  static const std::vector<ReduceKernel> all = {
+      // exercise, kernel, unroll, inPlace, shared array, given, book section
+      {"reduceNeighboredGmem", reduceNeighboredGmem, 1, true, S::None, false, "5.3.1"},
+      {"reduceNeighboredSmem", reduceNeighboredSmem, 1, false, S::Static, false, "5.3.1"},
+      {"reduceGmem", reduceGmem, 1, true, S::None, true, "5.3.1"},
+      {"reduceSmem", reduceSmem, 1, false, S::Static, false, "5.3.1"},
+      {"reduceGmemUnroll", reduceGmemUnroll, kU, true, S::None, false, "5.3.2"},
+      {"reduceSmemUnroll", reduceSmemUnroll, kU, false, S::Static, false, "5.3.2"},
+      {"reduceSmemDyn", reduceSmemDyn, 1, false, S::Dynamic, false, "5.3.3"},
+      {"reduceSmemUnrollDyn", reduceSmemUnrollDyn, kU, false, S::Dynamic, false, "5.3.3"},
+  };
+  return all;
+}
+
+/// Finds a kernel by exercise name ("reduceSmem"); nullptr when unknown.
+inline const ReduceKernel* findReductionKernel(const std::string& exercise) {
+  for (const auto& k : reductionKernels()) {
+    if (exercise == k.exercise) return &k;
+  }
+  return nullptr;
+}
+
+/// Launches @p k over the @p n elements of @p in, writing k.blocks(n)
+/// partial sums into @p out. @p n must be at least 1 (no blocks is an invalid
+/// launch). Launch errors are left for the caller to check.
+inline void launch(const ReduceKernel& k, int* in, int* out, unsigned int n,
+                   cudaStream_t stream = nullptr) {
+  k.kernel<<<k.blocks(n), kReduceBlock, k.dynamicSmemBytes(), stream>>>(in, out, n);
+}
+
+}  // namespace wb::reduction

@@ -1,0 +1,20 @@
+// Exercise reduceSmemDyn (book section 5.3.3). reduceSmem with the shared
+// array in dynamic shared memory.
+// The contract is in chapters/reduction/reduction.cuh; reduceGmem.cu beside
+// this file is the worked example to start from.
+#include "reduction/reduction.cuh"
+
+namespace wb::reduction {
+
+__global__ void reduceSmemDyn(int* g_idata, int* g_odata, unsigned int n) {
+  // TODO(book 5.3.3): the body of your reduceSmem, with the shared array
+  // declared as `extern __shared__ int smem[];`. Its size comes from the
+  // launch's third parameter, kReduceBlock * sizeof(int) bytes (see
+  // wb::reduction::launch); declare no static shared memory.
+  // Until then the kernel writes nothing and its tests fail.
+  (void)g_idata;
+  (void)g_odata;
+  (void)n;
+}
+
+}  // namespace wb::reduction

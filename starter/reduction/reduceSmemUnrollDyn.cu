@@ -1,0 +1,19 @@
+// Exercise reduceSmemUnrollDyn (book section 5.3.3). reduceSmemUnroll with
+// the shared array in dynamic shared memory.
+// The contract is in chapters/reduction/reduction.cuh; reduceGmem.cu beside
+// this file is the worked example to start from.
+#include "reduction/reduction.cuh"
+
+namespace wb::reduction {
+
+__global__ void reduceSmemUnrollDyn(int* g_idata, int* g_odata, unsigned int n) {
+  // TODO(book 5.3.3): the body of your reduceSmemUnroll, with the shared
+  // array declared as `extern __shared__ int smem[];` and sized by the
+  // launch (kReduceBlock * sizeof(int) bytes; see wb::reduction::launch).
+  // Until then the kernel writes nothing and its tests fail.
+  (void)g_idata;
+  (void)g_odata;
+  (void)n;
+}
+
+}  // namespace wb::reduction
