@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Proves that the suite rejects one mutant: a deliberately wrong kernel
+built in place of its reference.
+
+Stages, in order, stopping at the first that rejects the mutant:
+  1. the section's GPU correctness tests (GoogleTest), under a time limit, so
+     a kernel that never returns is caught as a hang;
+  2. compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on each
+     kernel of the mutated exercise;
+  3. Nsight Compute's shared-memory wavefronts per request against the bank
+     model, on each kernel of the exercise the model grades.
+Exit: 0 killed (the line names the stage and the test or tool that caught
+it), 1 survived, 77 when no GPU is present (CTest: skipped).
+"""
+import argparse
+import pathlib
+import re
+import subprocess
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from wbtools import nsight  # noqa: E402
+
+SKIP = 77
+
+
+def runner_kernels(runner, section, exercise):
+    out = subprocess.run([runner, "--list"], capture_output=True, text=True, check=True).stdout
+    kernels = []
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 6 and parts[0] == section and parts[2] == exercise:
+            kernels.append(parts)
+    return kernels
+
+
+def stage_tests(tests, timeout):
+    try:
+        proc = subprocess.run([tests, "--gtest_filter=Gpu*:*/Gpu*", "--gtest_brief=1"],
+                              capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return f"hang: the correctness tests did not finish within {timeout} s"
+    failed = re.findall(r"^\[  FAILED  \] (\S+)", proc.stdout, re.M)
+    failed = sorted(set(f for f in failed if "," not in f))
+    if failed:
+        return "tests: " + ", ".join(failed[:6]) + (" ..." if len(failed) > 6 else "")
+    if proc.returncode != 0:
+        tail = (proc.stdout + proc.stderr).strip().splitlines()[-3:]
+        return f"tests: the test process failed (exit {proc.returncode}): " + " | ".join(tail)
+    return None
+
+
+def stage_sanitize(runner, kernels):
+    for _, kid, _, _, _, _ in kernels:
+        for tool in nsight.SANITIZER_TOOLS:
+            findings, rc, _ = nsight.sanitize(runner, f"{kernels[0][0]}/{kid}", tool)
+            if findings or rc not in (0,):
+                what = findings[0] if findings else f"runner exit {rc}"
+                return f"sanitize: {tool} on {kid}: {what}"
+    return None
+
+
+def stage_profile(runner, kernels):
+    for section, kid, _, name, load, store in kernels:
+        if load == "-" and store == "-":
+            continue
+        values, _ = nsight.profile(runner, f"{section}/{kid}", name, nsight.SHARED_METRICS)
+        for side, expected in (("ld", load), ("st", store)):
+            if expected == "-":
+                continue
+            requests = values[f"{side}_requests"]
+            measured = values[f"{side}_wavefronts"] / requests if requests else 0.0
+            if abs(measured - float(expected)) > 0.05 * float(expected):
+                return (f"profile: {kid} shared {'load' if side == 'ld' else 'store'} "
+                        f"wavefronts per request {measured:.2f}, bank model {float(expected):.2f}")
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--name", required=True)
+    ap.add_argument("--tests", required=True, help="the section's test executable, mutated")
+    ap.add_argument("--runner", required=True, help="the runner, mutated")
+    ap.add_argument("--section", required=True)
+    ap.add_argument("--exercise", required=True)
+    ap.add_argument("--expect", default="", help="the stage expected to catch it (documentary)")
+    ap.add_argument("--timeout", type=int, default=60)
+    args = ap.parse_args()
+
+    kernels = runner_kernels(args.runner, args.section, args.exercise)
+    if not kernels:
+        print(f"mutant {args.name}: the runner lists no kernel of {args.section}/{args.exercise}")
+        return 1
+    gpu = subprocess.run([args.runner, "--gpu-check"], capture_output=True, text=True)
+    if gpu.returncode != 0:
+        print(gpu.stdout.strip() or f"skipped: the runner's GPU check failed ({gpu.returncode})")
+        return SKIP
+
+    killed_by = stage_tests(args.tests, args.timeout)
+    try:
+        if killed_by is None:
+            killed_by = stage_sanitize(args.runner, kernels)
+        if killed_by is None:
+            killed_by = stage_profile(args.runner, kernels)
+    except nsight.ToolUnavailable as err:
+        if killed_by is None:
+            print(f"skipped: mutant {args.name} survived the tests and {err}")
+            return SKIP
+    if killed_by:
+        stage = killed_by.split(":", 1)[0]
+        note = "" if not args.expect or stage == args.expect or (
+            stage == "hang" and args.expect == "timeout") else f" (expected {args.expect})"
+        print(f"KILLED mutant {args.name} by {killed_by}{note}")
+        return 0
+    print(f"SURVIVED mutant {args.name}: no test, sanitizer or profile check rejected it")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+// wb_run: launches one workbook kernel once, checks its output and exits, so
+// that a profiler or a sanitizer can watch exactly that launch.
+//
+//   wb_run --list        one line per kernel:
+//                        section id exercise qualified-name load-ways store-ways
+//   wb_run --gpu-check   exit 0 when a usable GPU is present, 77 (and why) if not
+//   wb_run ID            run section/id (e.g. layout/square_setRowReadCol)
+//
+// Exit status: 0 the output was right; 1 it was wrong (the reason is
+// printed); 2 bad arguments; 3 a CUDA error; 77 no usable GPU (CTest reads
+// 77 as "skipped").
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "registry.h"
+#include "wb/cuda_check.h"
+#include "wb/device.h"
+
+namespace wb::runner {
+
+std::vector<RunnableKernel> allKernels() {
+  std::vector<RunnableKernel> all = layoutKernels();
+  return all;
+}
+
+}  // namespace wb::runner
+
+namespace {
+
+int usage(const char* why) {
+  if (why) std::fprintf(stderr, "wb_run: %s\n", why);
+  std::fprintf(stderr,
+               "usage: wb_run --list | --gpu-check | SECTION/ID\n"
+               "  --list       print every kernel: section id exercise name load-ways store-ways\n"
+               "  --gpu-check  exit 0 with a usable GPU, 77 (and the reason) without\n"
+               "  SECTION/ID   launch that kernel once at a small size and check its output\n"
+               "exit: 0 right, 1 wrong, 2 usage, 3 CUDA error, 77 no usable GPU\n");
+  return 2;
+}
+
+std::string ways(const std::optional<double>& w) {
+  if (!w) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", *w);
+  return text;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace wb::runner;
+  if (argc != 2) return usage("expected exactly one argument");
+  const std::string arg = argv[1];
+  const auto kernels = allKernels();
+  if (arg == "--list") {
+    for (const auto& k : kernels) {
+      std::printf("%s %s %s %s %s %s\n", k.section.c_str(), k.id.c_str(), k.exercise.c_str(),
+                  k.qualifiedName.c_str(), ways(k.sharedLoadWays).c_str(),
+                  ways(k.sharedStoreWays).c_str());
+    }
+    return 0;
+  }
+  if (arg == "-h" || arg == "--help") return usage(nullptr), 0;
+  if (arg == "--gpu-check") {
+    if (const auto reason = wb::gpuUnavailableReason()) {
+      std::printf("skipped: %s\n", reason->c_str());
+      return 77;
+    }
+    std::printf("ok %s\n", wb::currentDevice().describe().c_str());
+    return 0;
+  }
+  for (const auto& k : kernels) {
+    if (k.section + "/" + k.id != arg) continue;
+    if (const auto reason = wb::gpuUnavailableReason()) {
+      std::printf("skipped: %s\n", reason->c_str());
+      return 77;
+    }
+    try {
+      const std::string problem = k.runOnce();
+      if (!problem.empty()) {
+        std::printf("WRONG %s: %s\n", arg.c_str(), problem.c_str());
+        return 1;
+      }
+    } catch (const std::exception& e) {
+      std::printf("CUDA ERROR %s: %s\n", arg.c_str(), e.what());
+      return 3;
+    }
+    std::printf("ok %s\n", arg.c_str());
+    return 0;
+  }
+  return usage(("no kernel called '" + arg + "' (see --list)").c_str());
+}

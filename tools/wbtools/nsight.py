@@ -1,0 +1,110 @@
+"""Running Nsight Compute (ncu) and compute-sanitizer on one runner launch.
+
+Both tools may be missing or unable to work on a machine (no permission to
+read GPU counters, an unsupported device). Such cases raise ToolUnavailable
+with the reason, which the checks report as a skip, never as a pass.
+"""
+import csv
+import io
+import os
+import re
+import shutil
+import subprocess
+
+SKIP = 77
+
+SHARED_METRICS = {
+    "ld_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "ld_requests": "smsp__inst_executed_op_shared_ld.sum",
+    "st_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "st_requests": "smsp__inst_executed_op_shared_st.sum",
+}
+GLOBAL_METRICS = {
+    "gld_sectors": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "gld_requests": "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "gst_sectors": "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "gst_requests": "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+}
+
+
+class ToolUnavailable(RuntimeError):
+    pass
+
+
+def find_tool(name):
+    path = shutil.which(name)
+    if path is None:
+        for folder in ("/usr/local/cuda/bin", "/opt/nvidia/nsight-compute"):
+            candidate = os.path.join(folder, name)
+            if os.path.exists(candidate):
+                return candidate
+        raise ToolUnavailable(f"{name} is not installed (it ships with the CUDA Toolkit: "
+                              f"put /usr/local/cuda/bin on PATH)")
+    return path
+
+
+def profile(runner, kernel, qualified_name, metrics, timeout=120):
+    """Profile `runner kernel` under ncu; return {key: value} of the launch
+    whose demangled name starts with qualified_name."""
+    ncu = find_tool("ncu")
+    cmd = [ncu, "--csv", "--page", "raw", "--kernel-name-base", "demangled",
+           "--metrics", ",".join(metrics.values()), runner, kernel]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"ncu did not finish within {timeout} s")
+    text = proc.stdout + proc.stderr
+    if "ERR_NVGPUCTRPERM" in text:
+        raise ToolUnavailable("ncu may not read the GPU's performance counters here "
+                              "(ERR_NVGPUCTRPERM): run as root or allow profiling for all "
+                              "users (NVreg_RestrictProfilingToAdminUsers=0)")
+    if "LibraryNotLoaded" in text or "Failed to initialize the profiler" in text:
+        raise ToolUnavailable("ncu could not initialise its profiler on this machine: "
+                              + text.strip().splitlines()[-1])
+    if proc.returncode == SKIP or "skipped:" in proc.stdout and "==PROF==" not in text:
+        raise ToolUnavailable("the runner reports no usable GPU")
+    rows = [l for l in proc.stdout.splitlines() if l.startswith('"')]
+    if not rows:
+        raise RuntimeError(f"ncu produced no metrics (exit {proc.returncode}):\n{text[-2000:]}")
+    table = list(csv.reader(io.StringIO("\n".join(rows))))
+    header, data = table[0], table[2:]  # row 1 holds the units
+    name_col = header.index("Kernel Name")
+    app_output = "\n".join(l for l in proc.stdout.splitlines() if not l.startswith('"')
+                           and not l.startswith("==PROF=="))
+    for row in data:
+        if row[name_col].startswith(qualified_name + "("):
+            values = {}
+            for key, metric in metrics.items():
+                raw = row[header.index(metric)].replace(",", "")
+                values[key] = float(raw) if raw not in ("", "n/a") else 0.0
+            return values, app_output
+    names = sorted({r[name_col] for r in data})
+    raise RuntimeError(f"ncu saw no launch of {qualified_name}; it saw: {names}\n{app_output}")
+
+
+SANITIZER_TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
+
+
+def sanitize(runner, kernel, tool, timeout=300):
+    """Run `runner kernel` under compute-sanitizer --tool TOOL. Returns
+    (findings, runner_exit, output): findings is a list of hazard lines."""
+    cs = find_tool("compute-sanitizer")
+    cmd = [cs, "--tool", tool, "--error-exitcode", "99", "--print-limit", "20"]
+    if tool == "racecheck":
+        cmd += ["--racecheck-report", "hazard"]
+    cmd += [runner, kernel]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"compute-sanitizer --tool {tool} did not finish within {timeout} s")
+    out = proc.stdout + proc.stderr
+    if "Device not supported" in out or "Unable to find injection library" in out:
+        raise ToolUnavailable("compute-sanitizer cannot work on this device: "
+                              + out.strip().splitlines()[0])
+    keywords = ("Invalid", "Race", "race", "Barrier", "Uninitialized", "hazard", "Misaligned",
+                "Out-of-range", "out of bounds", "Divergent")
+    findings = [l.strip() for l in out.splitlines()
+                if l.startswith("=========") and "SUMMARY" not in l
+                and any(k in l for k in keywords)]
+    runner_exit = proc.returncode
+    return findings, runner_exit, out
