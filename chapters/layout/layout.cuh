@@ -85,7 +85,7 @@ struct LayoutKernel {
   bool padded;            ///< tile rows carry shape.pad ints of padding
   bool dynamicSmem;       ///< the tile is dynamic shared memory
   bool given;             ///< complete in the starter (the worked example)
-  const char* bookSection;  ///< where the book discusses it
+  std::string bookSection;  ///< where the book discusses it, e.g. "5.2.1.4"
 
   /// Dynamic shared memory to launch with, in bytes.
   std::size_t dynamicSmemBytes() const { return dynamicSmem ? shape.tileBytes(padded) : 0; }
@@ -101,28 +101,34 @@ struct LayoutKernel {
   }
 };
 
-/// Every layout kernel of both shapes, in the order the book presents them.
+/// Every layout kernel of both shapes, in the order the book presents them
+/// (kLayoutPatterns for the square tile, then for the rectangle).
 inline const std::vector<LayoutKernel>& layoutKernels() {
-  using A = Access;
-  static const std::vector<LayoutKernel> all = {
-#define WB_LAYOUT_ROWS(ns, sec)                                                                        \
-  {"setRowReadRow", #ns, ns::kShape, ns::setRowReadRow, A::Row, A::Row, false, false, true,       \
-   sec ".1"},                                                                                    \
-      {"setColReadCol", #ns, ns::kShape, ns::setColReadCol, A::Column, A::Column, false, false,   \
-       false, sec ".1"},                                                                         \
-      {"setColReadRow", #ns, ns::kShape, ns::setColReadRow, A::Column, A::Row, false, false,      \
-       false, sec ".2"},                                                                         \
-      {"setRowReadCol", #ns, ns::kShape, ns::setRowReadCol, A::Row, A::Column, false, false,      \
-       false, sec ".2"},                                                                         \
-      {"setRowReadColDyn", #ns, ns::kShape, ns::setRowReadColDyn, A::Row, A::Column, false, true, \
-       false, sec ".3"},                                                                         \
-      {"setRowReadColPad", #ns, ns::kShape, ns::setRowReadColPad, A::Row, A::Column, true, false, \
-       false, sec ".4"},                                                                         \
-      {"setRowReadColDynPad", #ns, ns::kShape, ns::setRowReadColDynPad, A::Row, A::Column, true,  \
-       true, false, sec ".5"}
-      WB_LAYOUT_ROWS(square, "5.2.1"), WB_LAYOUT_ROWS(rect, "5.2.2")
-#undef WB_LAYOUT_ROWS
-  };
+  static const std::vector<LayoutKernel> all = [] {
+    using Kernel = void (*)(int*);
+    // Same order as kLayoutPatterns.
+    const Kernel squareKernels[] = {square::setRowReadRow,       square::setColReadCol,
+                                    square::setColReadRow,       square::setRowReadCol,
+                                    square::setRowReadColDyn,    square::setRowReadColPad,
+                                    square::setRowReadColDynPad};
+    const Kernel rectKernels[] = {rect::setRowReadRow,    rect::setColReadCol,
+                                  rect::setColReadRow,    rect::setRowReadCol,
+                                  rect::setRowReadColDyn, rect::setRowReadColPad,
+                                  rect::setRowReadColDynPad};
+    std::vector<LayoutKernel> kernels;
+    for (const bool isSquare : {true, false}) {
+      for (std::size_t i = 0; i < std::size(kLayoutPatterns); ++i) {
+        const LayoutPattern& p = kLayoutPatterns[i];
+        kernels.push_back(LayoutKernel{p.exercise, isSquare ? "square" : "rect",
+                                       isSquare ? kSquare : kRect,
+                                       isSquare ? squareKernels[i] : rectKernels[i], p.store,
+                                       p.load, p.padded, p.dynamicSmem, p.given,
+                                       std::string(isSquare ? "5.2.1." : "5.2.2.") +
+                                           p.subsection});
+      }
+    }
+    return kernels;
+  }();
   return all;
 }
 
