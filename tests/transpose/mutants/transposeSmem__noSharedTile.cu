@@ -1,0 +1,15 @@
+// Mutant: the right output, straight from global memory, no tile. Every
+// output test passes; only the shared-tile test can reject it.
+#include "transpose/transpose.cuh"
+
+namespace wb::transpose {
+
+__global__ void transposeSmem(float* out, const float* in, int nrows, int ncols) {
+  const int row = blockIdx.y * kBlockY + threadIdx.y;
+  const int col = blockIdx.x * kBlockX + threadIdx.x;
+  if (row < nrows && col < ncols) {
+    out[static_cast<std::size_t>(col) * nrows + row] = in[static_cast<std::size_t>(row) * ncols + col];
+  }
+}
+
+}  // namespace wb::transpose
