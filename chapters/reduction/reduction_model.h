@@ -19,7 +19,7 @@ namespace wb::reduction {
 
 /// Threads per block of every reduction kernel: the book's DIM. The kernels
 /// spell out their reduction steps for exactly this many threads: one step
-/// with the whole block (128 -> 64 partial sums), then five steps inside
+/// with the whole block (128 -> 64 partial sums), then six steps inside
 /// warp 0 (64 -> 1).
 constexpr int kReduceBlock = 128;
 

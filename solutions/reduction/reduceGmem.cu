@@ -4,7 +4,7 @@
 //
 // Block b sums its 128 elements where they lie, in g_idata itself. One step
 // with the whole block folds the upper 64 elements onto the lower 64; warp 0
-// then halves the remaining 64 sums five times. Every step loads and stores
+// then halves the remaining 64 sums six times. Every step loads and stores
 // global memory, which is the cost reduceSmem removes.
 #include "reduction/reduction.cuh"
 
