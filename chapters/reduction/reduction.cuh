@@ -25,8 +25,8 @@
  * name under `starter/reduction/`; reduceGmem.cu is the worked example.
  *
  * The tests fill the input with random ints in [-16, 16] (kInputMagnitude),
- * so every partial sum and total of up to 2^26 elements is exact in int32
- * and is compared for equality with a 64-bit host reference
+ * never 0 or 1, so every partial sum and total of up to 2^26 elements is
+ * exact in int32 and is compared for equality with a 64-bit host reference
  * (referencePartialSums).
  */
 #pragma once
