@@ -1,0 +1,354 @@
+"""The grading build: the repository's pristine contracts, harness and tests
+built against one submission's staged exercise files, then its starter tests
+run through CTest.
+
+A slot is a folder holding a staged submission (submission/) and one build
+configured against it (build/). The build is configured once and reused for
+every submission graded in the slot: only exercise files whose text changed
+are recompiled, so grading a class costs one full build per slot. A slot is
+locked (flock) while in use, so two graders never share one.
+
+Commands run in their own sessions, so Ctrl-C reaches only the grader, which
+then stops them (Commands.stop_all) and writes nothing for the submissions it
+was grading.
+"""
+import dataclasses
+import fcntl
+import json
+import os
+import pathlib
+import re
+import shutil
+import signal
+import subprocess
+import threading
+import xml.etree.ElementTree as ET
+
+from . import build as wbbuild
+from . import exercises as wbex
+from . import results as wbres
+from .grading_score import FAILED, NOT_RUN, PASSED, TestOutcome
+
+GPU_LABELS = ("gpu", "perf", "profile", "sanitize")
+# Tests the discovery scripts add when an executable is missing or cannot
+# list its tests (cmake/WorkbookDiscover*.cmake).
+PLACEHOLDER_RE = re.compile(r"\.(NOT_BUILT|LIST_TESTS_FAILED|LIST_FAILED)$")
+CTEST_ABNORMAL_RE = re.compile(r"Test\s+#\d+: (\S+) .*?\*\*\*(Timeout|Exception: .*?)\s+[\d.]+ sec")
+LEAN_OPTIONS = ("-DWB_BUILD_STARTER=ON", "-DWB_BUILD_TESTS=ON", "-DWB_BUILD_SOLUTIONS=OFF",
+                "-DWB_BUILD_MUTANTS=OFF", "-DWB_BUILD_TOOLS=OFF", "-DWB_BUILD_DOCS=OFF")
+GRACE_SECONDS = 5
+
+
+class Interrupted(Exception):
+    """The grader was asked to stop (Ctrl-C)."""
+
+
+@dataclasses.dataclass
+class CommandResult:
+    returncode: object   # int, or None when it never finished
+    output: str
+    timed_out: bool = False
+
+    @property
+    def ok(self):
+        return self.returncode == 0 and not self.timed_out
+
+
+class Commands:
+    """Runs commands, each in its own session, and stops them all on request."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._running = set()
+        self.stopping = False
+
+    def run(self, cmd, timeout, cwd=wbex.ROOT):
+        if self.stopping:
+            raise Interrupted()
+        proc = subprocess.Popen([str(c) for c in cmd], cwd=cwd, env=wbbuild.env_with_cuda(),
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, errors="replace",
+                                start_new_session=True)
+        with self._lock:
+            self._running.add(proc)
+        timed_out = False
+        try:
+            try:
+                output, _ = proc.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                self._stop(proc)
+                output, _ = proc.communicate()
+        except BaseException:
+            self._stop(proc)
+            raise
+        finally:
+            with self._lock:
+                self._running.discard(proc)
+        if self.stopping:
+            raise Interrupted()
+        return CommandResult(None if timed_out else proc.returncode, output, timed_out)
+
+    def stop_all(self):
+        """Stop every running command; their callers raise Interrupted."""
+        self.stopping = True
+        with self._lock:
+            running = list(self._running)
+        for proc in running:
+            self._stop(proc)
+
+    @staticmethod
+    def _stop(proc):
+        # SIGTERM first: ninja then removes half-written outputs and CTest
+        # stops its tests; SIGKILL whatever is left.
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(proc.pid, sig)
+            except (ProcessLookupError, PermissionError):
+                return
+            try:
+                proc.wait(timeout=GRACE_SECONDS)
+                return
+            except subprocess.TimeoutExpired:
+                continue
+
+
+class Slot:
+    """A locked folder holding a staged submission and its build."""
+
+    def __init__(self, root):
+        self.root = pathlib.Path(root)
+        self.staged = self.root / "submission"
+        self.build = self.root / "build"
+        self._lock_file = None
+
+    def try_lock(self):
+        self.root.mkdir(parents=True, exist_ok=True)
+        handle = open(self.root / "lock", "w")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            return False
+        self._lock_file = handle
+        return True
+
+    def release(self):
+        if self._lock_file is not None:
+            self._lock_file.close()
+            self._lock_file = None
+
+
+def acquire_slots(work_dir, count):
+    """`count` slots under work_dir that no other grader holds."""
+    slots = []
+    index = 0
+    while len(slots) < count:
+        slot = Slot(pathlib.Path(work_dir) / f"slot-{index}")
+        if slot.try_lock():
+            slots.append(slot)
+        index += 1
+    return slots
+
+
+def exercise_target(e):
+    return f"wb_starter_{e.section}_{e.name}"
+
+
+def _cache_value(cache_text, name):
+    m = re.search(rf"^{re.escape(name)}:[A-Z]+=(.*)$", cache_text, re.M)
+    return m.group(1) if m else None
+
+
+def configure(slot, cmake_args, commands, timeout):
+    """Configure the slot's build unless it already is, with these options,
+    against this repository and the slot's staged folder."""
+    wanted = "\n".join(list(LEAN_OPTIONS) + list(cmake_args))
+    args_file = slot.root / "configure-args.txt"
+    cache = slot.build / "CMakeCache.txt"
+    if cache.exists():
+        text = cache.read_text(errors="replace")
+        same = (_cache_value(text, "CMAKE_HOME_DIRECTORY") == str(wbex.ROOT)
+                and _cache_value(text, "WB_STARTER_DIR") == str(slot.staged)
+                and args_file.exists() and args_file.read_text() == wanted)
+        if same:
+            return CommandResult(0, "")
+        # Configured elsewhere or otherwise: start this slot's build afresh.
+        shutil.rmtree(slot.build)
+    result = commands.run(["cmake", "-S", wbex.ROOT, "-B", slot.build, "-G", "Ninja",
+                           "-DCMAKE_BUILD_TYPE=Release", f"-DWB_STARTER_DIR={slot.staged}",
+                           *LEAN_OPTIONS, *cmake_args], timeout)
+    if result.ok:
+        args_file.write_text(wanted)
+    return result
+
+
+def build(slot, commands, jobs, timeout, targets=()):
+    """cmake --build, going on past failures so every error is reported."""
+    cmd = ["cmake", "--build", slot.build, "-j", str(jobs)]
+    for target in targets:
+        cmd += ["--target", target]
+    return commands.run(cmd + ["--", "-k", "0"], timeout)
+
+
+def compiler_messages(output, slot):
+    """A build's output reduced to what the compiler said, with the staged
+    folder shown as starter/ (the student's own paths)."""
+    kept = []
+    skip_command = False
+    for line in output.splitlines():
+        if skip_command:          # the command line after "FAILED: target"
+            skip_command = False
+            continue
+        if line.startswith("FAILED: "):
+            skip_command = True
+            continue
+        if re.match(r"^\[\d+/\d+\] ", line) or line.startswith("ninja: "):
+            continue
+        kept.append(line.replace(str(slot.staged) + "/", "starter/"))
+    text = "\n".join(kept).strip()
+    return text or output.strip()
+
+
+def compile_exercises(slot, all_exercises, commands, jobs, timeout):
+    """{exercise key: compiler messages} for the exercises that do not
+    compile. All are first built together (in parallel, going on past
+    errors); then each exercise's target is built on its own, which is
+    instant when it compiled and yields exactly its own errors when not."""
+    build(slot, commands, jobs, timeout, [exercise_target(e) for e in all_exercises])
+    errors = {}
+    for e in all_exercises:
+        result = build(slot, commands, 1, timeout, [exercise_target(e)])
+        if result.timed_out:
+            errors[e.key] = f"the compiler did not finish within {timeout:.0f} s"
+        elif not result.ok:
+            errors[e.key] = compiler_messages(result.output, slot)
+    return errors
+
+
+def named_exercises(messages, all_exercises):
+    """Exercises the linker's messages name: by their object files, or by
+    their name as a whole word (an undefined `wb::reduction::reduceSmem`)."""
+    return [e for e in all_exercises
+            if f"{exercise_target(e)}.dir/" in messages
+            or re.search(rf"\b{re.escape(e.name)}\b", messages)]
+
+
+def failing_sections(output, all_exercises):
+    """Sections whose test executable failed to build; every section when
+    the kernel runner (which links them all) failed."""
+    sections = set()
+    for line in output.splitlines():
+        if not line.startswith("FAILED: "):
+            continue
+        if "wb_run_starter" in line:
+            sections.update(e.section for e in all_exercises)
+        sections.update(e.section for e in all_exercises if f"wb_starter_{e.section}_" in line)
+    return sections
+
+
+def list_tests(slot, commands, timeout=600):
+    """[(name, labels)] of every starter test CTest knows in the build."""
+    result = commands.run(["ctest", "--test-dir", slot.build, "-N", "--show-only=json-v1"],
+                          timeout)
+    if not result.ok:
+        raise RuntimeError(f"ctest could not list the tests:\n{result.output[-3000:]}")
+    try:
+        # CTest may print warnings before the JSON document.
+        document = json.loads(result.output[result.output.index("{"):])
+    except ValueError as err:
+        raise RuntimeError(f"ctest's test list is not JSON ({err})") from None
+    tests = []
+    for test in document.get("tests", []):
+        labels = ()
+        for prop in test.get("properties", []):
+            if prop.get("name") == "LABELS":
+                labels = tuple(prop.get("value") or ())
+        if test.get("name", "").startswith("starter."):
+            tests.append((test["name"], labels))
+    return tests
+
+
+def run_tests(slot, commands, gpu_present, jobs, timeout):
+    """Run the starter tests (all of them with a GPU, else the host ones).
+    Returns (junit results by name, CTest's output, timed_out)."""
+    junit = slot.root / "ctest-junit.xml"
+    junit.unlink(missing_ok=True)
+    cmd = ["ctest", "--test-dir", slot.build, "-L", "^starter$", "-j", str(jobs),
+           "--output-junit", junit, "--no-tests=ignore"]
+    if not gpu_present:
+        cmd += ["-LE", "^(" + "|".join(GPU_LABELS) + ")$"]
+    result = commands.run(cmd, timeout)
+    results = {}
+    if junit.exists():
+        try:
+            results = {r.name: r for r in wbres.load_junit(junit)}
+        except (OSError, ET.ParseError):  # a truncated report from a stopped run
+            results = {}
+    return results, result.output, result.timed_out
+
+
+def skip_reason(output):
+    """Why a test skipped itself, from its output."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    for i, line in enumerate(lines):
+        if line.lower().startswith("skipped:"):
+            return line.split(":", 1)[1].strip()
+        if line.endswith("Skipped") and i + 1 < len(lines) and not lines[i + 1].startswith("["):
+            return lines[i + 1]
+    return "the test skipped itself"
+
+
+def test_outcomes(inventory, junit_results, ctest_output, not_run_reason, suite_timed_out,
+                  suite_timeout):
+    """A TestOutcome per listed test, from CTest's JUnit report and output:
+    timeouts and crashes get their reason; tests that were left out (no GPU)
+    or never reached are not run, with why."""
+    abnormal = {m.group(1): m.group(2) for m in CTEST_ABNORMAL_RE.finditer(ctest_output)}
+    outcomes = []
+    for name, labels in inventory:
+        found = junit_results.get(name)
+        if found is None:
+            if suite_timed_out:
+                why = f"the test run was stopped after {suite_timeout:.0f} s"
+            elif any(label in GPU_LABELS for label in labels):
+                why = not_run_reason
+            else:
+                why = "CTest did not report this test"
+            outcomes.append(TestOutcome(name, labels, NOT_RUN, reason=why))
+            continue
+        reason = ""
+        if found.result == "skipped":
+            result, reason = NOT_RUN, skip_reason(found.output)
+        elif found.result == "passed":
+            result = PASSED
+        else:
+            result = FAILED
+            what = abnormal.get(name, "")
+            if what == "Timeout":
+                reason = (f"timed out after {found.seconds:.0f} s: the kernel may never "
+                          "return (a missing bound check, or a barrier not every thread reaches)")
+            elif what:
+                reason = f"crashed ({what.strip()})"
+        outcomes.append(TestOutcome(name, labels, result, found.seconds, found.output, reason))
+    return outcomes
+
+
+def unavailable_tests(inventory, all_exercises):
+    """{(section, label): reason} for placeholder tests: an executable that
+    was not built or could not list its tests, so the tests it holds are
+    unknown. The kernel runner's placeholder covers profile and sanitize."""
+    found = {}
+    for name, labels in inventory:
+        if not PLACEHOLDER_RE.search(name):
+            continue
+        parts = name.split(".")
+        if parts[1] == "runner":
+            for section in {e.section for e in all_exercises}:
+                for label in ("profile", "sanitize"):
+                    found[(section, label)] = "the kernel runner could not list its kernels"
+        else:
+            for label in ("host", "gpu", "perf"):
+                found[(parts[1], label)] = (f"the {parts[1]} tests could not be built or "
+                                            "listed, so none of them ran")
+    return found
