@@ -97,10 +97,15 @@ struct TransposeKernel {
 
   /// True unless the kernel's tile is static, which fixes the block shape.
   bool anyBlockShape() const { return tile != SharedTile::Static; }
+  /// The tile a block of @p block threads works through (its index maps and
+  /// bank behaviour are in transpose_maps.h). Meaningless when tile is None.
+  TileGeometry tileFor(dim3 block = dim3(kBlockX, kBlockY)) const {
+    return TileGeometry{static_cast<int>(block.x), static_cast<int>(block.y), unroll,
+                        padded ? kPad : 0};
+  }
   /// Dynamic shared memory to launch with blocks of @p block threads, in bytes.
   std::size_t dynamicSmemBytes(dim3 block) const {
-    if (tile != SharedTile::Dynamic) return 0;
-    return dynamicTile(static_cast<int>(block.x), static_cast<int>(block.y), padded).bytes();
+    return tile == SharedTile::Dynamic ? tileFor(block).bytes() : 0;
   }
   /// The grid that covers an nrows x ncols input with blocks of @p block.
   dim3 grid(int nrows, int ncols, dim3 block) const {

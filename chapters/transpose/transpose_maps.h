@@ -22,9 +22,11 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "../common/bank_model.h"
 #include "../common/wb_defs.h"
 
 namespace wb::transpose {
@@ -142,6 +144,46 @@ WB_HD constexpr Cell writeCell(const TileGeometry& g, int bx, int by, int tx, in
 /// in the write phase: row icol, column k * blockX + irow.
 WB_HD constexpr int tileReadOffset(const TileGeometry& g, int tx, int ty, int k) {
   return writeIcol(g, tx, ty) * g.pitch() + k * g.blockX + writeIrow(g, tx, ty);
+}
+
+// ---------------------------------------------------------------------------
+// Bank conflicts of the two tile accesses (book 5.4.2 and 5.4.3).
+
+/// The two shared-memory accesses of a tiled transpose.
+enum class TileAccess {
+  RowStore,   ///< read phase: a warp stores along a tile row
+  ColumnLoad  ///< write phase: a warp loads down tile columns
+};
+
+/// Byte addresses (from the tile's start) that warp @p warp of the block
+/// touches in copy @p k of @p access; lanes past the end of the block get 0
+/// and are left out by tileAccessMask.
+constexpr bank::WarpAddresses tileWarpAddresses(const TileGeometry& g, TileAccess access, int k,
+                                                int warp) {
+  bank::WarpAddresses a{};
+  for (int lane = 0; lane < bank::kWarpSize; ++lane) {
+    const int t = warp * bank::kWarpSize + lane;
+    if (t >= g.blockX * g.blockY) continue;
+    const int tx = t % g.blockX;
+    const int ty = t / g.blockX;
+    const int offset = access == TileAccess::RowStore ? tileWriteOffset(g, tx, ty, k)
+                                                      : tileReadOffset(g, tx, ty, k);
+    a[lane] = static_cast<std::int64_t>(offset) * static_cast<std::int64_t>(sizeof(float));
+  }
+  return a;
+}
+
+/// Lanes of warp @p warp that exist in a block of g.blockX x g.blockY threads.
+constexpr std::uint32_t tileAccessMask(const TileGeometry& g, int warp) {
+  const int active = g.blockX * g.blockY - warp * bank::kWarpSize;
+  if (active >= bank::kWarpSize) return 0xffffffffu;
+  return active <= 0 ? 0u : (1u << active) - 1u;
+}
+
+/// Conflict ways of warp @p warp's access (the bank model applied to the
+/// maps): 1 is conflict-free, N an N-way conflict.
+constexpr int tileConflictWays(const TileGeometry& g, TileAccess access, int k = 0, int warp = 0) {
+  return bank::conflictWays(tileWarpAddresses(g, access, k, warp), tileAccessMask(g, warp));
 }
 
 // ---------------------------------------------------------------------------

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "transpose/transpose.cuh"
-#include "transpose_check.h"
+#include "transpose/transpose_check.h"
 #include "wb/buffer.h"
 #include "wb/cuda_check.h"
 #include "wb/device.h"
@@ -139,8 +139,9 @@ std::vector<Result> sweep(const Options& o, int& wrong) {
     const std::vector<dim3> blocks =
         k.anyBlockShape() ? sweptBlocks() : std::vector<dim3>{defaultBlock()};
     for (const dim3& block : blocks) {
-      const std::string cannot = launchConfigError(!k.anyBlockShape(), k.unroll, block.x,
-                                                   block.y, o.rows, o.cols);
+      const std::string cannot =
+          launchConfigError(!k.anyBlockShape(), k.unroll, static_cast<int>(block.x),
+                            static_cast<int>(block.y), o.rows, o.cols);
       if (!cannot.empty()) {
         std::printf("skipped %s with blocks of %s: %s\n", k.name, shape(block).c_str(),
                     cannot.c_str());

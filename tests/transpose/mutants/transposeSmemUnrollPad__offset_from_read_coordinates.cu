@@ -1,7 +1,8 @@
-// Mutant: the unrolled kernel of the study notes. It reads a tile column (the
-// write-phase value) but computes where to write it, and whether to, from
-// the (row, col) the thread *read* with, transposed. Those are different
-// elements, so the output is scrambled on every matrix larger than 1 x 1.
+// bug: the study notes' unrolled kernel: it takes its value from a tile column
+// (the write phase) but computes where to write it, and whether to, from the
+// (row, col) it read with, transposed; those are different elements, so the
+// output is scrambled on every matrix larger than 1 x 1
+// expect: tests
 #include "transpose/transpose.cuh"
 
 namespace wb::transpose {

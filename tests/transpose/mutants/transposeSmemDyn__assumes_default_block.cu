@@ -1,5 +1,6 @@
-// Mutant: a "dynamic" kernel that still assumes 32 x 16 blocks. Right with
-// the default launch, wrong with any other block shape.
+// bug: a "dynamic" kernel that still indexes with kBlockX and kBlockY: right
+// with the default 32 x 16 launch, wrong with any other block shape
+// expect: tests
 #include "transpose/transpose.cuh"
 
 namespace wb::transpose {

@@ -1,5 +1,6 @@
-// Mutant: the right output, straight from global memory, no tile. Every
-// output test passes; only the shared-tile test can reject it.
+// bug: the right output straight from global memory, no tile: every output
+// test passes, only the shared-tile test (DeclaresItsSharedTile) rejects it
+// expect: tests
 #include "transpose/transpose.cuh"
 
 namespace wb::transpose {

@@ -1,6 +1,7 @@
-// Mutant: the write's bounds test compares the output row with nrows and the
-// output column with ncols, the input's sides. Right on square matrices,
-// wrong on every other rectangle.
+// bug: no __syncthreads() between filling the tile and reading its columns: a
+// warp can read slots that other warps have not stored yet (a race that may
+// or may not change the output on a given run)
+// expect: sanitize
 #include "transpose/transpose.cuh"
 
 namespace wb::transpose {
@@ -12,13 +13,13 @@ __global__ void transposeSmemPad(float* out, const float* in, int nrows, int nco
   if (row < nrows && col < ncols) {
     tile[threadIdx.y][threadIdx.x] = in[static_cast<std::size_t>(row) * ncols + col];
   }
-  __syncthreads();
+  // missing: __syncthreads();
   const int t = threadIdx.y * kBlockX + threadIdx.x;
   const int irow = t / kBlockY;
   const int icol = t % kBlockY;
   const int outRow = blockIdx.x * kBlockX + irow;
   const int outCol = blockIdx.y * kBlockY + icol;
-  if (outRow < nrows && outCol < ncols) {  // sides swapped
+  if (outRow < ncols && outCol < nrows) {
     out[static_cast<std::size_t>(outRow) * nrows + outCol] = tile[icol][irow];
   }
 }

@@ -1,6 +1,7 @@
-// Mutant: both elements are written only when the second one is inside the
-// matrix, so the last block column loses its first element whenever ncols
-// is not a multiple of 2 * blockDim.x.
+// bug: both elements are written only when the second is inside the matrix,
+// so the last block column loses its first elements whenever ncols is not a
+// multiple of 2 * blockDim.x
+// expect: tests
 #include "transpose/transpose.cuh"
 
 namespace wb::transpose {

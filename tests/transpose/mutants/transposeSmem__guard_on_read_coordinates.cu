@@ -1,7 +1,8 @@
-// Mutant: the right output offset, but the write is guarded by the bounds
-// test of the element the thread read, not the one it writes. On a tile
-// multiple every test is true and the kernel is right; on any other size
-// partial blocks leave outputs unwritten and write outside the matrix.
+// bug: the right output offset, but the write is guarded by the bounds test of
+// the element the thread read, not of the one it writes: right on tile
+// multiples, while partial blocks of any other size leave outputs unwritten
+// and write outside the matrix
+// expect: tests
 #include "transpose/transpose.cuh"
 
 namespace wb::transpose {
