@@ -1,0 +1,143 @@
+/**
+ * @file beyond.cuh
+ * @brief Beyond book section 5.4: reference transposes that run close to the
+ *        speed of a plain copy. Not exercises; the benchmark (tools/bench)
+ *        sets them beside the chapter's kernels and cublasSgeam.
+ *
+ * They compute what the chapter's transposes compute, on the same row-major
+ * float matrices: `out[c * nrows + r] = in[r * ncols + c]`, for any
+ * positive nrows and ncols (nrows at most kMaxRows). What they add over
+ * transposeSmemPad and transposeSmemUnrollPad:
+ *  - **A square 32 x 32 tile moved by 32 x 8 threads.** Each thread moves
+ *    four elements (tile rows ty, ty + 8, ty + 16, ty + 24) instead of one:
+ *    four independent loads in flight per thread, a quarter of the blocks,
+ *    and a quarter of the index arithmetic per element. A square tile also
+ *    makes the read and the write phase alike: both touch 32 rows of 32
+ *    floats, 128 bytes per row, whole cache lines both ways.
+ *  - **One float of padding per tile row.** Row pitch 33 puts the 32 floats
+ *    of a tile column on 32 different banks, so the column read of the write
+ *    phase is conflict-free (the chapter's 16-row tile needs kPad = 2).
+ *  - **16-byte global accesses where the matrix allows them**
+ *    (transposeTiledVec4, transposeTiledVec4Wide). A thread loads one
+ *    `float4`, four consecutive floats of an input row, and later stores one
+ *    `float4`, four consecutive floats of an output row that it gathered from
+ *    four tile rows. Still four elements per thread, but one load and one
+ *    store instruction instead of four each. The shared tile keeps 4-byte
+ *    accesses and its one float of padding: with eight threads per tile row,
+ *    a warp's stores and gathers fall on 32 different banks. This needs both
+ *    sides divisible by four (so no vector straddles a matrix edge) and both
+ *    pointers 16-byte aligned; vec4Allowed says when.
+ *  - **More bytes in flight per block** (transposeTiledVec4Wide): two tiles
+ *    side by side, two `float4` loads per thread before the barrier.
+ *
+ * transposeTiled, the scalar kernel, works on any matrix and any alignment;
+ * transpose() picks the fastest kernel the matrix and pointers allow.
+ */
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace wb::transpose::beyond {
+
+/// Side of the square tile, in floats.
+constexpr int kTileSide = 32;
+/// Threads per block in y; each thread moves kTileSide / kTileThreadRows
+/// elements of each tile.
+constexpr int kTileThreadRows = 8;
+/// Floats of padding after each tile row.
+constexpr int kTilePad = 1;
+/// Tiles side by side in one block of transposeTiledVec4Wide.
+constexpr int kWideTiles = 2;
+/// Most rows a launch accepts: the grid has one block row per tile row, and
+/// a grid has at most 65535 blocks in y.
+constexpr int kMaxRows = 65535 * kTileSide;
+
+/// Scalar transpose through a padded 32 x 32 tile with 32 x 8 threads, four
+/// elements per thread. Any matrix shape, any 4-byte-aligned pointers.
+__global__ void transposeTiled(float* out, const float* in, int nrows, int ncols);
+/// transposeTiled with one `float4` load and one `float4` store per thread.
+/// Needs vec4Allowed(out, in, nrows, ncols).
+__global__ void transposeTiledVec4(float* out, const float* in, int nrows, int ncols);
+/// transposeTiledVec4 over kWideTiles tiles side by side per block: each
+/// thread has kWideTiles `float4` loads in flight. Needs vec4Allowed.
+__global__ void transposeTiledVec4Wide(float* out, const float* in, int nrows, int ncols);
+
+/// The reference transposes, slowest to fastest where all apply.
+enum class Variant { Tiled, TiledVec4, TiledVec4Wide };
+
+/// The kernel's name, as the benchmark prints it.
+inline const char* variantName(Variant v) {
+  switch (v) {
+    case Variant::Tiled: return "transposeTiled";
+    case Variant::TiledVec4: return "transposeTiledVec4";
+    case Variant::TiledVec4Wide: return "transposeTiledVec4Wide";
+  }
+  return "?";
+}
+
+/// Tiles side by side in one block of @p v.
+constexpr int tilesPerBlock(Variant v) { return v == Variant::TiledVec4Wide ? kWideTiles : 1; }
+
+/// True when the float4 kernels may run: both sides divisible by four and
+/// both pointers 16-byte aligned.
+inline bool vec4Allowed(const float* out, const float* in, int nrows, int ncols) {
+  const auto aligned = [](const float* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  return nrows % 4 == 0 && ncols % 4 == 0 && aligned(out) && aligned(in);
+}
+
+/// The kernel transpose() runs for these arguments: the widest float4
+/// kernel when allowed, otherwise the scalar one.
+inline Variant chooseVariant(const float* out, const float* in, int nrows, int ncols) {
+  return vec4Allowed(out, in, nrows, ncols) ? Variant::TiledVec4Wide : Variant::Tiled;
+}
+
+/// Threads per block of every reference transpose: 32 x 8.
+inline dim3 tiledBlock() { return dim3(kTileSide, kTileThreadRows); }
+
+/// The grid of @p v over an nrows x ncols input: one block per tile row of
+/// the input in y, one per tilesPerBlock(v) tiles of a row in x.
+inline dim3 tiledGrid(Variant v, int nrows, int ncols) {
+  const long long cols = static_cast<long long>(kTileSide) * tilesPerBlock(v);
+  return dim3(static_cast<unsigned int>((ncols + cols - 1) / cols),
+              static_cast<unsigned int>((nrows + kTileSide - 1) / kTileSide));
+}
+
+/**
+ * @brief Launches @p v on the nrows x ncols matrix @p in, writing @p out.
+ *        An empty matrix launches nothing.
+ * @return cudaErrorInvalidValue when a side is negative, nrows exceeds
+ *         kMaxRows, or @p v is a float4 kernel and !vec4Allowed; otherwise
+ *         the launch's own error (cudaPeekAtLastError, which leaves it for
+ *         wb::checkLaunch too), without waiting for the kernel to finish.
+ */
+inline cudaError_t launchVariant(Variant v, float* out, const float* in, int nrows, int ncols,
+                                 cudaStream_t stream = nullptr) {
+  if (nrows < 0 || ncols < 0 || nrows > kMaxRows) return cudaErrorInvalidValue;
+  if (v != Variant::Tiled && !vec4Allowed(out, in, nrows, ncols)) return cudaErrorInvalidValue;
+  if (nrows == 0 || ncols == 0) return cudaSuccess;
+  const dim3 grid = tiledGrid(v, nrows, ncols);
+  switch (v) {
+    case Variant::Tiled:
+      transposeTiled<<<grid, tiledBlock(), 0, stream>>>(out, in, nrows, ncols);
+      break;
+    case Variant::TiledVec4:
+      transposeTiledVec4<<<grid, tiledBlock(), 0, stream>>>(out, in, nrows, ncols);
+      break;
+    case Variant::TiledVec4Wide:
+      transposeTiledVec4Wide<<<grid, tiledBlock(), 0, stream>>>(out, in, nrows, ncols);
+      break;
+  }
+  return cudaPeekAtLastError();
+}
+
+/// Transposes the nrows x ncols matrix @p in into @p out with the fastest
+/// kernel these arguments allow (chooseVariant). Same errors as launchVariant.
+inline cudaError_t transpose(float* out, const float* in, int nrows, int ncols,
+                             cudaStream_t stream = nullptr) {
+  return launchVariant(chooseVariant(out, in, nrows, ncols), out, in, nrows, ncols, stream);
+}
+
+}  // namespace wb::transpose::beyond

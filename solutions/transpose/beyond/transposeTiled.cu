@@ -1,0 +1,132 @@
+// Beyond book section 5.4: transposes through a padded 32 x 32 tile with
+// 32 x 8 threads. See chapters/transpose/beyond.cuh for what they add over
+// the chapter's kernels.
+//
+// Block (bx, by) covers input rows [32 by, 32 by + 32) and input columns
+// [32 T bx, 32 T bx + 32 T), T tiles side by side (T = 1 except in the wide
+// kernel). In the output those columns are rows and those rows are columns.
+// Every global access tests the coordinates of the element it touches
+// against the matrix it lives in, and no thread leaves before the barrier.
+#include "transpose/beyond.cuh"
+
+namespace wb::transpose::beyond {
+namespace {
+
+constexpr int kThreads = kTileSide * kTileThreadRows;         // 256
+constexpr int kElementsPerThread = kTileSide / kTileThreadRows;  // 4 per tile
+constexpr int kVectorsPerRow = kTileSide / 4;                 // float4s in one tile row
+static_assert(kTileSide % kTileThreadRows == 0, "every thread moves whole tile columns");
+static_assert(kThreads == kTileSide * kVectorsPerRow,
+              "the float4 kernels give each thread exactly one vector per tile");
+
+/// The float4 transpose of kTiles tiles side by side; see the file comment.
+/// Preconditions (checked by the host launcher): nrows and ncols divisible
+/// by 4, both pointers 16-byte aligned. Then a vector lies wholly inside or
+/// wholly outside the matrix, and every vector address is 16-byte aligned.
+template <int kTiles>
+__device__ __forceinline__ void transposeVec4Tiles(float* __restrict__ out,
+                                                   const float* __restrict__ in, int nrows,
+                                                   int ncols) {
+  __shared__ float tile[kTiles][kTileSide][kTileSide + kTilePad];
+
+  const int t = threadIdx.y * kTileSide + threadIdx.x;  // 0 .. 255
+  // Read phase: thread t loads vector (t % 8) of tile row (t / 8). A warp
+  // covers four tile rows, 128 contiguous bytes of each: whole cache lines.
+  const int tileRow = t / kVectorsPerRow;
+  const int vec = t % kVectorsPerRow;
+  const int row0 = blockIdx.y * kTileSide;
+  const int col0 = blockIdx.x * kTileSide * kTiles;
+  const int row = row0 + tileRow;
+
+  float4 v[kTiles];
+#pragma unroll
+  for (int j = 0; j < kTiles; ++j) {
+    const int col = col0 + j * kTileSide + 4 * vec;
+    v[j] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    if (row < nrows && col < ncols) {
+      v[j] = *reinterpret_cast<const float4*>(in + static_cast<std::size_t>(row) * ncols + col);
+    }
+  }
+  // Scattered into the tile as four 4-byte stores: with pitch 33, lane l
+  // stores to bank (tileRow + 4 vec + k) mod 32, and a warp's four rows and
+  // eight vectors make 32 different banks.
+#pragma unroll
+  for (int j = 0; j < kTiles; ++j) {
+    tile[j][tileRow][4 * vec + 0] = v[j].x;
+    tile[j][tileRow][4 * vec + 1] = v[j].y;
+    tile[j][tileRow][4 * vec + 2] = v[j].z;
+    tile[j][tileRow][4 * vec + 3] = v[j].w;
+  }
+
+  __syncthreads();
+
+  // Write phase: thread t writes four consecutive floats of output row
+  // (t / 8), that is tile column (t / 8), gathered from tile rows
+  // 4 (t % 8) .. 4 (t % 8) + 3. Banks (4 vec + k + tileCol) mod 32: 32
+  // different ones per warp again.
+  const int tileCol = t / kVectorsPerRow;
+  const int outCol = row0 + 4 * vec;  // the first of the four input rows
+#pragma unroll
+  for (int j = 0; j < kTiles; ++j) {
+    const int outRow = col0 + j * kTileSide + tileCol;  // an input column
+    if (outRow < ncols && outCol < nrows) {
+      const float4 w = make_float4(tile[j][4 * vec + 0][tileCol], tile[j][4 * vec + 1][tileCol],
+                                   tile[j][4 * vec + 2][tileCol], tile[j][4 * vec + 3][tileCol]);
+      *reinterpret_cast<float4*>(out + static_cast<std::size_t>(outRow) * nrows + outCol) = w;
+    }
+  }
+}
+
+}  // namespace
+
+__global__ void __launch_bounds__(kThreads)
+    transposeTiled(float* __restrict__ out, const float* __restrict__ in, int nrows, int ncols) {
+  __shared__ float tile[kTileSide][kTileSide + kTilePad];
+
+  const int row0 = blockIdx.y * kTileSide;
+  const int col0 = blockIdx.x * kTileSide;
+
+  // Read phase: thread (tx, ty) loads input column col0 + tx of tile rows
+  // ty, ty + 8, ty + 16 and ty + 24. A warp (one ty) reads 128 contiguous
+  // bytes of one row; the four loads are independent and all in flight
+  // before the first store to the tile.
+  const int col = col0 + threadIdx.x;
+#pragma unroll
+  for (int k = 0; k < kElementsPerThread; ++k) {
+    const int tileRow = threadIdx.y + k * kTileThreadRows;
+    const int row = row0 + tileRow;
+    if (row < nrows && col < ncols) {
+      tile[tileRow][threadIdx.x] = in[static_cast<std::size_t>(row) * ncols + col];
+    }
+  }
+
+  __syncthreads();
+
+  // Write phase: thread (tx, ty) writes output rows col0 + ty + 8k (input
+  // columns) at output column row0 + tx (an input row): a warp writes 128
+  // contiguous bytes of one output row, read down tile column ty + 8k. With
+  // pitch 33 the 32 floats of that column sit on 32 different banks.
+  const int outCol = row0 + threadIdx.x;
+#pragma unroll
+  for (int k = 0; k < kElementsPerThread; ++k) {
+    const int tileCol = threadIdx.y + k * kTileThreadRows;
+    const int outRow = col0 + tileCol;
+    if (outRow < ncols && outCol < nrows) {
+      out[static_cast<std::size_t>(outRow) * nrows + outCol] = tile[threadIdx.x][tileCol];
+    }
+  }
+}
+
+__global__ void __launch_bounds__(kThreads)
+    transposeTiledVec4(float* __restrict__ out, const float* __restrict__ in, int nrows,
+                       int ncols) {
+  transposeVec4Tiles<1>(out, in, nrows, ncols);
+}
+
+__global__ void __launch_bounds__(kThreads)
+    transposeTiledVec4Wide(float* __restrict__ out, const float* __restrict__ in, int nrows,
+                           int ncols) {
+  transposeVec4Tiles<kWideTiles>(out, in, nrows, ncols);
+}
+
+}  // namespace wb::transpose::beyond

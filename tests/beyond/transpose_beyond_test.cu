@@ -1,0 +1,121 @@
+// Correctness of the reference transposes beyond book section 5.4: each
+// kernel on every shape it accepts (the scalar kernel on all, the float4
+// kernels on sides divisible by four), and transpose(), which picks one, on
+// all shapes and on pointers off a 16-byte boundary. Outputs are poisoned
+// and guarded; inputs are guarded, so a read outside the matrix brings a
+// NaN into the output.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "transpose/beyond.cuh"
+#include "transpose_beyond_check.h"
+#include "wb/gtest_support.h"
+
+namespace wb::transpose::beyond {
+namespace {
+
+struct Shape {
+  int nrows;
+  int ncols;
+  std::string id() const { return std::to_string(nrows) + "x" + std::to_string(ncols); }
+};
+
+// Any shape: single elements, rows and columns, one off a tile either way,
+// partial tiles on both edges, and large with a ragged edge.
+const Shape kAnyShapes[] = {{1, 1},    {1, 1000}, {1000, 1},   {33, 31},
+                            {31, 33},  {1000, 777}, {4097, 2049}};
+// Sides divisible by four but not by the tile (32) or the wide block (64),
+// so the float4 kernels meet partial tiles and an empty second tile.
+const Shape kVec4Shapes[] = {{4, 4},     {4, 1000},   {1000, 4},    {36, 28},
+                             {28, 36},   {1000, 776}, {4096, 2052}, {2048, 2048}};
+
+/// One kernel (empty: transpose()) on one shape.
+struct Case {
+  std::optional<Variant> variant;
+  Shape shape;
+};
+
+std::vector<Case> allCases() {
+  std::vector<Case> cases;
+  const std::optional<Variant> kernels[] = {std::nullopt, Variant::Tiled, Variant::TiledVec4,
+                                            Variant::TiledVec4Wide};
+  for (const auto& kernel : kernels) {
+    for (const Shape& s : kAnyShapes) {
+      if (!kernel || *kernel == Variant::Tiled) cases.push_back({kernel, s});
+    }
+    for (const Shape& s : kVec4Shapes) cases.push_back({kernel, s});
+  }
+  return cases;
+}
+
+class GpuBeyondTranspose : public GpuTestWithParam<Case> {};
+
+TEST_P(GpuBeyondTranspose, TransposesEveryElement) {
+  const Case& c = GetParam();
+  const std::uint64_t seed = testSeed();
+  SCOPED_TRACE(seedNote(seed));
+  EXPECT_TRUE(noProblem(testing::runAndCheck(c.variant, c.shape.nrows, c.shape.ncols, seed)));
+}
+
+INSTANTIATE_TEST_SUITE_P(Beyond, GpuBeyondTranspose, ::testing::ValuesIn(allCases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           const Case& c = info.param;
+                           return std::string(c.variant ? variantName(*c.variant) : "transpose") +
+                                  "_" + c.shape.id();
+                         });
+
+// transpose() on pointers off a 16-byte boundary: the float4 kernels would
+// fault or read the wrong floats, so it must fall back to the scalar one.
+class GpuBeyondTransposeMisaligned : public GpuTestWithParam<Shape> {};
+
+TEST_P(GpuBeyondTransposeMisaligned, FallsBackToTheScalarKernel) {
+  const Shape& s = GetParam();
+  const std::uint64_t seed = testSeed();
+  SCOPED_TRACE(seedNote(seed));
+  EXPECT_TRUE(noProblem(testing::runAndCheck(std::nullopt, s.nrows, s.ncols, seed, 1, 0)));
+  EXPECT_TRUE(noProblem(testing::runAndCheck(std::nullopt, s.nrows, s.ncols, seed + 1, 0, 3)));
+  EXPECT_TRUE(noProblem(testing::runAndCheck(Variant::Tiled, s.nrows, s.ncols, seed + 2, 2, 1)));
+}
+
+INSTANTIATE_TEST_SUITE_P(Beyond, GpuBeyondTransposeMisaligned,
+                         ::testing::Values(Shape{36, 28}, Shape{1000, 776}),
+                         [](const ::testing::TestParamInfo<Shape>& info) {
+                           return info.param.id();
+                         });
+
+// The launch rules, on the host: no kernel runs in these tests.
+const float* at(std::uintptr_t address) { return reinterpret_cast<const float*>(address); }
+
+TEST(HostBeyondTranspose, Vec4NeedsSidesOfFourAndAlignedPointers) {
+  EXPECT_TRUE(vec4Allowed(const_cast<float*>(at(256)), at(512), 8, 12));
+  EXPECT_FALSE(vec4Allowed(const_cast<float*>(at(256)), at(512), 8, 13));
+  EXPECT_FALSE(vec4Allowed(const_cast<float*>(at(256)), at(512), 6, 12));
+  EXPECT_FALSE(vec4Allowed(const_cast<float*>(at(260)), at(512), 8, 12));
+  EXPECT_FALSE(vec4Allowed(const_cast<float*>(at(256)), at(520), 8, 12));
+  EXPECT_EQ(chooseVariant(const_cast<float*>(at(256)), at(512), 8, 12), Variant::TiledVec4Wide);
+  EXPECT_EQ(chooseVariant(const_cast<float*>(at(256)), at(516), 8, 12), Variant::Tiled);
+}
+
+TEST(HostBeyondTranspose, RefusesWhatItCannotRun) {
+  float* out = const_cast<float*>(at(256));
+  EXPECT_EQ(launchVariant(Variant::TiledVec4, out, at(512), 8, 13), cudaErrorInvalidValue);
+  EXPECT_EQ(launchVariant(Variant::Tiled, out, at(512), -1, 4), cudaErrorInvalidValue);
+  EXPECT_EQ(launchVariant(Variant::Tiled, out, at(512), kMaxRows + 1, 4), cudaErrorInvalidValue);
+  EXPECT_EQ(launchVariant(Variant::Tiled, out, at(512), 0, 4), cudaSuccess);  // nothing to do
+}
+
+TEST(HostBeyondTranspose, GridCoversTheMatrix) {
+  const dim3 g = tiledGrid(Variant::Tiled, 33, 65);
+  EXPECT_EQ(g.x, 3u);
+  EXPECT_EQ(g.y, 2u);
+  const dim3 w = tiledGrid(Variant::TiledVec4Wide, 32, 68);
+  EXPECT_EQ(w.x, 2u);
+  EXPECT_EQ(w.y, 1u);
+}
+
+}  // namespace
+}  // namespace wb::transpose::beyond
