@@ -1,6 +1,6 @@
 # Run by CTest: lists the kernels of a runner (wb_run --list) and adds, per
-# kernel, a `profile` test (Nsight Compute, when the bank model grades the
-# kernel) and a `sanitize` test (compute-sanitizer). Both exit 77 when their
+# kernel, a `profile` test (Nsight Compute, when the bank model or the
+# coalescing model grades the kernel) and a `sanitize` test (compute-sanitizer). Both exit 77 when their
 # tool cannot run here, which CTest reports as skipped.
 # Inputs: WB_RUNNER, WB_IMPL, WB_PYTHON, WB_TOOLS.
 cmake_policy(VERSION 3.24)
@@ -16,7 +16,7 @@ if(NOT rc EQUAL 0)
 endif()
 string(REPLACE "\n" ";" lines "${listing}")
 foreach(line IN LISTS lines)
-  if(NOT line MATCHES "^([a-z]+) ([^ ]+) ([^ ]+) ([^ ]+) ([^ ]+) ([^ ]+)$")
+  if(NOT line MATCHES "^([a-z]+) ([^ ]+) ([^ ]+) ([^ ]+) ([^ ]+) ([^ ]+) ([^ ]+)$")
     continue()
   endif()
   set(section "${CMAKE_MATCH_1}")
@@ -24,13 +24,17 @@ foreach(line IN LISTS lines)
   set(name "${CMAKE_MATCH_4}")
   set(load "${CMAKE_MATCH_5}")
   set(store "${CMAKE_MATCH_6}")
-  if(NOT load STREQUAL "-" OR NOT store STREQUAL "-")
+  set(sectors "${CMAKE_MATCH_7}")
+  if(NOT load STREQUAL "-" OR NOT store STREQUAL "-" OR NOT sectors STREQUAL "-")
     set(expect "")
     if(NOT load STREQUAL "-")
       list(APPEND expect --load ${load})
     endif()
     if(NOT store STREQUAL "-")
       list(APPEND expect --store ${store})
+    endif()
+    if(NOT sectors STREQUAL "-")
+      list(APPEND expect --store-sectors ${sectors})
     endif()
     set(test "${WB_IMPL}.${section}.profile.${id}")
     add_test("${test}" "${WB_PYTHON}" "${WB_TOOLS}/profile_check.py" --runner "${WB_RUNNER}"

@@ -30,7 +30,7 @@ def runner_kernels(runner, section, exercise):
     kernels = []
     for line in out.splitlines():
         parts = line.split()
-        if len(parts) == 6 and parts[0] == section and parts[2] == exercise:
+        if len(parts) == 7 and parts[0] == section and parts[2] == exercise:
             kernels.append(parts)
     return kernels
 
@@ -52,7 +52,7 @@ def stage_tests(tests, timeout):
 
 
 def stage_sanitize(runner, kernels):
-    for _, kid, _, _, _, _ in kernels:
+    for _, kid, _, _, _, _, _ in kernels:
         for tool in nsight.SANITIZER_TOOLS:
             findings, rc, _ = nsight.sanitize(runner, f"{kernels[0][0]}/{kid}", tool)
             if findings or rc not in (0,):
@@ -62,18 +62,22 @@ def stage_sanitize(runner, kernels):
 
 
 def stage_profile(runner, kernels):
-    for section, kid, _, name, load, store in kernels:
-        if load == "-" and store == "-":
+    metrics = dict(nsight.SHARED_METRICS)
+    metrics.update(nsight.GLOBAL_METRICS)
+    for section, kid, _, name, load, store, sectors in kernels:
+        if load == "-" and store == "-" and sectors == "-":
             continue
-        values, _ = nsight.profile(runner, f"{section}/{kid}", name, nsight.SHARED_METRICS)
-        for side, expected in (("ld", load), ("st", store)):
+        values, _ = nsight.profile(runner, f"{section}/{kid}", name, metrics)
+        checks = (("shared load wavefronts", load, "ld_wavefronts", "ld_requests"),
+                  ("shared store wavefronts", store, "st_wavefronts", "st_requests"),
+                  ("global store sectors", sectors, "gst_sectors", "gst_requests"))
+        for what, expected, num, den in checks:
             if expected == "-":
                 continue
-            requests = values[f"{side}_requests"]
-            measured = values[f"{side}_wavefronts"] / requests if requests else 0.0
+            measured = values[num] / values[den] if values[den] else 0.0
             if abs(measured - float(expected)) > 0.05 * float(expected):
-                return (f"profile: {kid} shared {'load' if side == 'ld' else 'store'} "
-                        f"wavefronts per request {measured:.2f}, bank model {float(expected):.2f}")
+                return (f"profile: {kid} {what} per request {measured:.2f}, "
+                        f"expected {float(expected):.2f}")
     return None
 
 

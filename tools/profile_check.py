@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Grades one kernel's shared-memory bank behaviour with Nsight Compute.
+"""Grades one kernel's memory behaviour with Nsight Compute.
 
 Runs the kernel once (one block) under ncu and compares the shared-memory
 wavefronts per request of its loads and stores with the bank model's
-prediction. Exit: 0 as predicted, 1 not (or the kernel is wrong), 77 when ncu
+prediction, and, where asked, the global-memory sectors per store request
+with the coalescing the exercise is about. Exit: 0 as predicted, 1 not (or the kernel is wrong), 77 when ncu
 cannot run here (reported by CTest as skipped, with the reason).
 """
 import argparse
@@ -21,10 +22,14 @@ def main():
     ap.add_argument("--name", required=True, help="qualified kernel name")
     ap.add_argument("--load", type=float, help="expected load wavefronts per request")
     ap.add_argument("--store", type=float, help="expected store wavefronts per request")
+    ap.add_argument("--store-sectors", type=float,
+                    help="expected global-memory sectors per store request")
     ap.add_argument("--tolerance", type=float, default=0.05)
     args = ap.parse_args()
     try:
-        values, app = nsight.profile(args.runner, args.kernel, args.name, nsight.SHARED_METRICS)
+        metrics = dict(nsight.SHARED_METRICS)
+        metrics.update(nsight.GLOBAL_METRICS)
+        values, app = nsight.profile(args.runner, args.kernel, args.name, metrics)
     except nsight.ToolUnavailable as err:
         print(f"skipped: {err}")
         return nsight.SKIP
@@ -53,6 +58,17 @@ def main():
         else:
             print(line + f", expected {expected:.2f} from the bank model: "
                   f"{'a bank conflict the exercise must avoid' if measured > expected else 'fewer passes than the access pattern needs: is the pattern the one the exercise asks for?'}")
+            failed = True
+    if args.store_sectors is not None:
+        requests = values["gst_requests"]
+        measured = values["gst_sectors"] / requests if requests else 0.0
+        line = f"{args.kernel}: global store sectors per request {measured:.2f}"
+        if requests and abs(measured - args.store_sectors) <= args.tolerance * args.store_sectors:
+            print(line + f" = expected {args.store_sectors:.2f}")
+        else:
+            print(line + f", expected {args.store_sectors:.2f}: "
+                  + ("the writes are not coalesced" if measured > args.store_sectors
+                     else "the kernel stores differently from what the exercise asks"))
             failed = True
     return 1 if failed else 0
 

@@ -22,6 +22,10 @@ struct RunnableKernel {
   /// kernel's loads and stores; empty when the kernel is not graded on it.
   std::optional<double> sharedLoadWays;
   std::optional<double> sharedStoreWays;
+  /// Global-memory sectors (32 bytes) per store request predicted for the
+  /// launch runOnce makes: 4 when a warp writes 128 consecutive bytes
+  /// (coalesced), 32 when every lane writes its own sector.
+  std::optional<double> globalStoreSectors;
   /// Launches the kernel once at a small size (a single block where the
   /// contract allows it, so the profile counters are exact) and checks the
   /// output; returns "" when correct, else what is wrong.
@@ -33,5 +37,7 @@ std::vector<RunnableKernel> allKernels();
 
 /// Each section's part of allKernels().
 std::vector<RunnableKernel> layoutKernels();
+std::vector<RunnableKernel> reductionKernels();
+std::vector<RunnableKernel> transposeKernels();
 
 }  // namespace wb::runner

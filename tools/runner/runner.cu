@@ -1,8 +1,9 @@
 // wb_run: launches one workbook kernel once, checks its output and exits, so
 // that a profiler or a sanitizer can watch exactly that launch.
 //
-//   wb_run --list        one line per kernel:
-//                        section id exercise qualified-name load-ways store-ways
+//   wb_run --list        one line per kernel: section id exercise
+//                        qualified-name load-ways store-ways store-sectors
+//                        ("-" where the kernel is not graded on it)
 //   wb_run --gpu-check   exit 0 when a usable GPU is present, 77 (and why) if not
 //   wb_run ID            run section/id (e.g. layout/square_setRowReadCol)
 //
@@ -21,6 +22,9 @@ namespace wb::runner {
 
 std::vector<RunnableKernel> allKernels() {
   std::vector<RunnableKernel> all = layoutKernels();
+  for (auto* section : {reductionKernels, transposeKernels}) {
+    for (auto& k : section()) all.push_back(std::move(k));
+  }
   return all;
 }
 
@@ -33,13 +37,14 @@ int usage(const char* why) {
   std::fprintf(stderr,
                "usage: wb_run --list | --gpu-check | SECTION/ID\n"
                "  --list       print every kernel: section id exercise name load-ways store-ways\n"
+               "               global-store-sectors-per-request (- when not graded)\n"
                "  --gpu-check  exit 0 with a usable GPU, 77 (and the reason) without\n"
                "  SECTION/ID   launch that kernel once at a small size and check its output\n"
                "exit: 0 right, 1 wrong, 2 usage, 3 CUDA error, 77 no usable GPU\n");
   return 2;
 }
 
-std::string ways(const std::optional<double>& w) {
+std::string ways(const std::optional<double>& w) {  // or sectors
   if (!w) return "-";
   char text[32];
   std::snprintf(text, sizeof text, "%g", *w);
@@ -55,9 +60,9 @@ int main(int argc, char** argv) {
   const auto kernels = allKernels();
   if (arg == "--list") {
     for (const auto& k : kernels) {
-      std::printf("%s %s %s %s %s %s\n", k.section.c_str(), k.id.c_str(), k.exercise.c_str(),
+      std::printf("%s %s %s %s %s %s %s\n", k.section.c_str(), k.id.c_str(), k.exercise.c_str(),
                   k.qualifiedName.c_str(), ways(k.sharedLoadWays).c_str(),
-                  ways(k.sharedStoreWays).c_str());
+                  ways(k.sharedStoreWays).c_str(), ways(k.globalStoreSectors).c_str());
     }
     return 0;
   }
