@@ -11,7 +11,8 @@ __global__ void naiveGmem(float* out, const float* in, int nrows, int ncols) {
   const int row = blockIdx.y * blockDim.y + threadIdx.y;
   const int col = blockIdx.x * blockDim.x + threadIdx.x;
   if (row < nrows && col < ncols) {
-    out[static_cast<std::size_t>(col) * nrows + row] = in[static_cast<std::size_t>(row) * ncols + col];
+    const float value = in[static_cast<std::size_t>(row) * ncols + col];
+    out[static_cast<std::size_t>(col) * nrows + row] = value;
   }
 }
 
