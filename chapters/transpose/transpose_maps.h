@@ -35,10 +35,10 @@ namespace wb::transpose {
 constexpr int kBlockX = 32;
 /// Threads per block in y of the static-tile kernels, and rows per tile.
 constexpr int kBlockY = 16;
-/// Floats of padding after each tile row in the padded kernels. The write
-/// phase reads a 16-row tile column: padding by 2 puts the 16 rows on 16
-/// even banks and the two columns a warp reads on the odd ones in between;
-/// padding by 1 leaves a 2-way conflict (see notes.md).
+/// Floats of padding after each tile row in the padded kernels. In the write
+/// phase a warp reads two neighbouring 16-row tile columns: with a pitch of
+/// 32 + 2 one column falls on the 16 even banks and the other on the 16 odd
+/// ones; padding by 1 leaves a 2-way conflict (see notes.md).
 constexpr int kPad = 2;
 /// Tiles per block of the unrolled kernels (book 5.4.4).
 constexpr int kUnroll = 2;
