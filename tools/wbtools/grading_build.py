@@ -168,13 +168,12 @@ def configure(slot, cmake_args, commands, timeout):
     cache = slot.build / "CMakeCache.txt"
     if cache.exists():
         text = cache.read_text(errors="replace")
-        same = (_cache_value(text, "CMAKE_HOME_DIRECTORY") == str(wbex.ROOT)
-                and _cache_value(text, "WB_STARTER_DIR") == str(slot.staged)
-                and args_file.exists() and args_file.read_text() == wanted)
-        if same:
+        if (_cache_value(text, "CMAKE_HOME_DIRECTORY") != str(wbex.ROOT)
+                or _cache_value(text, "WB_STARTER_DIR") != str(slot.staged)):
+            # Configured for another checkout or folder: start afresh.
+            shutil.rmtree(slot.build)
+        elif args_file.exists() and args_file.read_text() == wanted:
             return CommandResult(0, "")
-        # Configured elsewhere or otherwise: start this slot's build afresh.
-        shutil.rmtree(slot.build)
     result = commands.run(["cmake", "-S", wbex.ROOT, "-B", slot.build, "-G", "Ninja",
                            "-DCMAKE_BUILD_TYPE=Release", f"-DWB_STARTER_DIR={slot.staged}",
                            *LEAN_OPTIONS, *cmake_args], timeout)
@@ -191,6 +190,12 @@ def build(slot, commands, jobs, timeout, targets=()):
     return commands.run(cmd + ["--", "-k", "0"], timeout)
 
 
+def student_paths(text, slot):
+    """Paths as a student knows them: the staged folder as starter/, the
+    repository's files relative to its root."""
+    return text.replace(str(slot.staged) + "/", "starter/").replace(str(wbex.ROOT) + "/", "")
+
+
 def compiler_messages(output, slot):
     """A build's output reduced to what the compiler said, with the staged
     folder shown as starter/ (the student's own paths)."""
@@ -205,9 +210,9 @@ def compiler_messages(output, slot):
             continue
         if re.match(r"^\[\d+/\d+\] ", line) or line.startswith("ninja: "):
             continue
-        kept.append(line.replace(str(slot.staged) + "/", "starter/"))
+        kept.append(line)
     text = "\n".join(kept).strip()
-    return text or output.strip()
+    return student_paths(text or output.strip(), slot)
 
 
 def compile_exercises(slot, all_exercises, commands, jobs, timeout):

@@ -122,7 +122,11 @@ class _Reader:
         self.text = text
 
     def fail(self, table, key, message):
-        line = line_of(self.text, table, key)
+        # The key's own line, else the header of the table it names, else
+        # the header of the table it is in.
+        line = (line_of(self.text, table, key)
+                or line_of(self.text, ".".join(p for p in (table, key) if p))
+                or line_of(self.text, table))
         where = f"{self.path}" + (f", line {line}" if line else "")
         name = ".".join(p for p in (table, key) if p)
         raise PointsError(f"{where}: {name}: {message}")

@@ -18,7 +18,6 @@ import xml.etree.ElementTree as ET
 from . import exercises as wbex
 from . import grading_score as gs
 from .grading_points import HIDDEN_VISIBILITY, VISIBILITIES
-from .progress import failure_excerpt
 
 RESULTS = "results.json"
 JUNIT = "junit.xml"
@@ -56,10 +55,27 @@ def _points(value):
     return round(value, 4)
 
 
-def _test_line(t):
+def failure_lines(output, count):
+    """The first `count` lines of a test's failure: from GoogleTest's first
+    "file:line: Failure" (its message ends the block), else from the first
+    line a check script marks FAILED, WRONG or error, else the output's end."""
+    lines = [line.rstrip() for line in output.splitlines()
+             if line.strip() and not line.startswith("[")]
+    for marker in (": Failure", "FAILED", "WRONG", "error"):
+        for i, line in enumerate(lines):
+            if marker in line:
+                return lines[i:i + count]
+    return lines[-count:]
+
+
+def _excerpt(t, count, spaces):
+    return [" " * spaces + line for line in failure_lines(t.output, count)]
+
+
+def _test_line(t, with_reason=True):
     mark = {gs.PASSED: "passed ", gs.FAILED: "FAILED ", gs.NOT_RUN: "NOT RUN"}[t.result]
     line = f"{mark} {t.short_name}"
-    return line + (f": {t.reason}" if t.reason else "")
+    return line + (f": {t.reason}" if t.reason and with_reason else "")
 
 
 def check_output(result, split):
@@ -67,7 +83,9 @@ def check_output(result, split):
     lines = []
     if result.message:
         lines.append(result.message)
-    tests = result.tests
+    # Tests of an exercise not graded (a compile error) ran the pristine
+    # starter instead: they say nothing about the student's file.
+    tests = result.tests if result.state != gs.STATE_NOT_GRADED else []
     if tests:
         passed = sum(1 for t in tests if t.result == gs.PASSED)
         rule = ("points in proportion to the tests passed" if split == "proportional"
@@ -75,10 +93,12 @@ def check_output(result, split):
         lines.append(f"{passed} of {len(tests)} tests passed ({rule}).")
         if result.state == gs.STATE_FAILED and result.failure_note:
             lines.append(result.failure_note)
+        # A check that did not run says why once, in its message.
+        reasons = result.state != gs.STATE_NOT_RUN
         for t in sorted(tests, key=lambda t: (t.result == gs.PASSED, t.name)):
-            lines.append(_test_line(t))
+            lines.append(_test_line(t, reasons or t.result != gs.NOT_RUN))
             if t.result == gs.FAILED:
-                lines.append(failure_excerpt(t))
+                lines += _excerpt(t, 12, 4)
     return "\n".join(lines)
 
 
@@ -238,7 +258,7 @@ def overview(grade):
                      "more points are graded too; they are shown after the due date.")
     if grade.gpu_missing:
         lines.append(f"No GPU was used ({grade.gpu_missing}): the GPU checks were NOT RUN "
-                     "(0 points here, not failed). Your kernels compiled; grade again on a "
+                     "(0 points here, not failed). Grade again on a "
                      "machine with a GPU for those points.")
     lines += grade.notes
     return "\n".join(lines)
@@ -248,20 +268,21 @@ def _indent(text, spaces):
     return "\n".join(" " * spaces + line if line.strip() else line for line in text.splitlines())
 
 
-def _summary_check(r):
+def _summary_check(r, gpu_missing):
     """Lines for one check in summary.txt: its points, and what went wrong."""
     head = f"    {r.title}: {_points(r.score):g} of {_points(r.max_score):g}"
     if r.state == gs.STATE_PASSED:
         return [head]
     lines = [head + f"  {r.state.upper()}"]
-    if r.message:
+    said_at_the_top = r.state == gs.STATE_NOT_RUN and gpu_missing and gpu_missing in r.message
+    if r.message and not said_at_the_top:
         lines.append(_indent("\n".join(r.message.splitlines()[:12]), 6))
     failed = [t for t in r.tests if t.result == gs.FAILED]
     if failed and r.failure_note:
         lines.append(_indent(r.failure_note, 6))
     for t in failed[:FAILURES_SHOWN]:
         lines.append(f"      {_test_line(t)}")
-        lines.append(_indent(failure_excerpt(t, lines=4), 2))
+        lines += _excerpt(t, 8, 8)
     if len(failed) > FAILURES_SHOWN:
         lines.append(f"      ... and {len(failed) - FAILURES_SHOWN} more failing tests")
     return lines
@@ -271,6 +292,11 @@ def summary_text(grade):
     """summary.txt: per section and exercise, the points and what failed."""
     lines = [overview(grade), ""]
     totals = grade.sections()
+    if grade.status in ("empty", "error"):
+        # Nothing was graded, for the one reason the overview gives.
+        for section, (_, worth) in totals.items():
+            lines.append(f"{section} (book {wbex.BOOK_SECTIONS.get(section, '?')}): 0 of {worth:g}")
+        return "\n".join(lines) + "\n"
     for section in totals:
         visible = [r for r in grade.results if r.check.section == section and not r.check.hidden]
         if not visible:
@@ -293,7 +319,7 @@ def summary_text(grade):
                 lines.append(_indent("\n".join(mine[0].message.splitlines()[:15]), 6))
                 continue
             for r in mine:
-                lines += _summary_check(r)
+                lines += _summary_check(r, grade.gpu_missing)
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 

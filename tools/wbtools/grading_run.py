@@ -103,6 +103,8 @@ class Grader:
                                                     options.test_jobs, options.suite_timeout)
         outcomes = gb.test_outcomes(inventory, junit, output, f"no GPU here: {gpu_missing}",
                                     timed_out, options.suite_timeout)
+        for t in outcomes:
+            t.output = gb.student_paths(t.output, slot)
         unavailable = gb.unavailable_tests(inventory, self.all_exercises)
         results, ungraded, warnings = gs.score(options.points, outcomes, problems, unavailable,
                                                self.all_exercises)
@@ -249,11 +251,18 @@ def grade_batch(grader, folder, out_dir, jobs=1, regrade=False, log=print):
     slot_lock = threading.Lock()
     book_lock = threading.Lock()
 
+    stop = threading.Event()
+
     def work(name, path):
+        if stop.is_set():
+            raise gb.Interrupted()
         with slot_lock:
             slot = free.pop()
         try:
             grade = grader.grade(path, name, slot)
+        except (KeyboardInterrupt, gb.Interrupted):
+            stop.set()   # the submissions still queued must not start
+            raise
         finally:
             with slot_lock:
                 free.append(slot)
@@ -277,6 +286,7 @@ def grade_batch(grader, folder, out_dir, jobs=1, regrade=False, log=print):
     except (KeyboardInterrupt, gb.Interrupted):
         # Stop the running builds and tests; their submissions write nothing.
         interrupted = True
+        stop.set()
         grader.commands.stop_all()
         for future in futures:
             future.cancel()

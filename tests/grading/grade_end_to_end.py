@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""End-to-end test of ./workbook grade: grades a small class in batch mode,
+on any machine (without a GPU the GPU checks are NOT RUN):
+
+  starter.zip  the pristine starter, as an archive of starter/<section>/...
+  solutions/   the reference solutions, copied in as starter/ files
+  broken/      the starter with one exercise that does not compile
+  empty/       no exercise file at all
+
+and checks that every results.json is valid for Gradescope, that the
+solutions never score below the starter, that the broken exercise (and only
+it) lost its points with the compiler's errors shown, that the empty one is
+scored 0 with its reason, that points.toml matches the suite (no check
+without tests), and that grading again resumes without regrading.
+
+The build folders live in --work and are reused from run to run.
+Exit 0 pass, 1 fail, 77 skipped (Python older than 3.11).
+"""
+import argparse
+import csv
+import json
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+if sys.version_info < (3, 11):
+    print(f"skipped: the grader needs Python 3.11 or newer (tomllib); this is "
+          f"{sys.version.split()[0]}")
+    sys.exit(77)
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+from wbtools import exercises as wbex  # noqa: E402
+from wbtools import grading_report as gr  # noqa: E402
+
+BROKEN = wbex.Exercise("layout", "setRowReadCol")
+
+
+def make_class(folder):
+    all_ex = wbex.exercises()
+    with zipfile.ZipFile(folder / "starter.zip", "w") as archive:
+        for e in all_ex:
+            archive.write(e.starter_file(), f"starter/{e.key}.cu")
+    for name, source in (("solutions", wbex.Exercise.solution_file),
+                         ("broken", wbex.Exercise.starter_file)):
+        for e in all_ex:
+            target = folder / name / "starter" / f"{e.key}.cu"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source(e), target)
+    broken = folder / "broken" / "starter" / f"{BROKEN.key}.cu"
+    broken.write_text(broken.read_text() + "\nthis line is not CUDA;\n")
+    (folder / "empty").mkdir()
+    (folder / "empty" / "README.txt").write_text("nothing done\n")
+
+
+class Checker:
+    def __init__(self):
+        self.failures = []
+
+    def expect(self, condition, message):
+        if not condition:
+            self.failures.append(message)
+            print(f"FAIL: {message}")
+
+
+def grade(submissions, out, work, cmake_args):
+    cmd = [sys.executable, str(ROOT / "tools" / "grade.py"), "--batch", str(submissions),
+           "--out", str(out), "--work", str(work)] + [f"--cmake-arg={a}" for a in cmake_args]
+    print("+ " + " ".join(cmd), flush=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    print(proc.stdout + proc.stderr, flush=True)
+    return proc
+
+
+def check_results(out, check):
+    docs = {}
+    for name in ("starter", "solutions", "broken", "empty"):
+        path = out / name / gr.RESULTS
+        try:
+            doc = json.loads(path.read_text())
+        except (OSError, ValueError) as err:
+            check.expect(False, f"{path} is missing or not JSON: {err}")
+            continue
+        problems = gr.validate_results(doc)
+        check.expect(not problems, f"{path} is not valid: {problems}")
+        for other in (gr.JUNIT, gr.SUMMARY):
+            check.expect((out / name / other).is_file(), f"{out / name / other} is missing")
+        docs[name] = doc
+    return docs
+
+
+def check_scores(docs, check, gpu_used):
+    if len(docs) < 4:
+        return
+    status = {n: d["extra_data"]["status"] for n, d in docs.items()}
+    check.expect(status == {"starter": "ok", "solutions": "ok", "broken": "compile-errors",
+                            "empty": "empty"}, f"unexpected statuses {status}")
+    check.expect(docs["solutions"]["score"] >= docs["starter"]["score"],
+                 f"the solutions score {docs['solutions']['score']} below the starter "
+                 f"{docs['starter']['score']}")
+    check.expect(docs["solutions"]["score"] > 0,
+                 "the solutions earn nothing (even their host tests should pass)")
+    check.expect(docs["empty"]["score"] == 0, "an empty submission earned points")
+    for name, doc in docs.items():
+        check.expect(not doc["extra_data"]["points_warnings"],
+                     f"grading/points.toml does not match the suite: "
+                     f"{doc['extra_data']['points_warnings']}")
+    for test in docs["broken"]["tests"]:
+        if test["name"].startswith(BROKEN.key + ":"):
+            check.expect(test["score"] == 0 and "COMPILE ERROR" in test["output"]
+                         and "error" in test["output"],
+                         f"{test['name']} of the broken submission lacks its compile error")
+    starter_scores = {t["name"]: t["score"] for t in docs["starter"]["tests"]}
+    for test in docs["broken"]["tests"]:
+        if not test["name"].startswith(BROKEN.key + ":"):
+            check.expect(test["score"] == starter_scores.get(test["name"]),
+                         f"{test['name']}: the broken submission's other exercises must score "
+                         "as the starter does")
+    if gpu_used:
+        for test in docs["solutions"]["tests"]:
+            check.expect(test["score"] == test["max_score"] or "performance" in test["name"],
+                         f"the reference solution misses points on a GPU: {test['name']}: "
+                         f"{test['output'][:400]}")
+
+
+def check_gradebook(out, docs, check):
+    try:
+        with open(out / gr.GRADEBOOK, newline="") as handle:
+            rows = {row["submission"]: row for row in csv.DictReader(handle)}
+    except OSError as err:
+        check.expect(False, f"no gradebook: {err}")
+        return
+    check.expect(sorted(rows) == sorted(docs), f"gradebook rows {sorted(rows)}")
+    for name, doc in docs.items():
+        if name in rows:
+            check.expect(float(rows[name]["total"]) == doc["score"],
+                         f"gradebook total of {name} differs from its results.json")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--work", type=pathlib.Path, required=True,
+                    help="build folders for the grading builds (kept and reused)")
+    ap.add_argument("--cmake-arg", action="append", default=[], metavar="ARG",
+                    help="passed on to the grader (e.g. -DCMAKE_CUDA_ARCHITECTURES=90)")
+    ap.add_argument("--keep", action="store_true", help="keep the graded outputs")
+    args = ap.parse_args()
+    check = Checker()
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="wb-grading-"))
+    try:
+        submissions, out = tmp / "submissions", tmp / "graded"
+        submissions.mkdir()
+        make_class(submissions)
+        first = grade(submissions, out, args.work, args.cmake_arg)
+        check.expect(first.returncode == 0, f"grading exited {first.returncode}")
+        docs = check_results(out, check)
+        gpu_used = bool(docs) and not any(d["extra_data"]["gpu_missing"] for d in docs.values())
+        check_scores(docs, check, gpu_used)
+        check_gradebook(out, docs, check)
+        before = {n: (out / n / gr.RESULTS).stat().st_mtime_ns for n in docs}
+        again = grade(submissions, out, args.work, args.cmake_arg)
+        check.expect(again.returncode == 0 and "4 of 4 submissions already graded" in again.stdout,
+                     "grading again did not resume (every submission was graded already)")
+        check.expect(before == {n: (out / n / gr.RESULTS).stat().st_mtime_ns for n in docs},
+                     "grading again rewrote finished results")
+    finally:
+        if args.keep:
+            print(f"outputs kept in {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+    if check.failures:
+        print(f"{len(check.failures)} check(s) failed")
+        return 1
+    print("grading end-to-end: all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

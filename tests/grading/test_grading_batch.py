@@ -1,0 +1,116 @@
+"""Batch mode: every entry graded once, resume after an interruption,
+--regrade, and a gradebook that always matches the results written."""
+import csv
+import pathlib
+import tempfile
+import types
+import unittest
+
+from gradingtest import EXERCISES, outcome, points
+from wbtools import grading_build as gb
+from wbtools import grading_report as gr
+from wbtools import grading_run as grun
+from wbtools import grading_score as gs
+
+
+class FakeGrader:
+    """Stands in for grading_run.Grader: no build, a made-up score per name."""
+
+    def __init__(self, work_dir, statuses=None, interrupt_on=None):
+        self.options = types.SimpleNamespace(work_dir=work_dir, points=points())
+        self.commands = types.SimpleNamespace(stop_all=lambda: None)
+        self.statuses = statuses or {}
+        self.interrupt_on = interrupt_on
+        self.graded = []
+
+    def grade(self, path, name, slot):
+        if name == self.interrupt_on:
+            raise gb.Interrupted()
+        self.graded.append(name)
+        passed = outcome("starter.reduction.HostEffectiveBandwidth.A",
+                         ("reduction", "starter", "host"), gs.PASSED)
+        results, _, _ = gs.score(self.options.points, [passed], all_exercises=EXERCISES)
+        return gs.Grade(name, self.statuses.get(name, "ok"), "", results)
+
+
+class BatchTest(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.tmp = pathlib.Path(self._tmp.name)
+        self.folder = self.tmp / "class"
+        for name in ("alice", "bob", "carol"):
+            (self.folder / name).mkdir(parents=True)
+        (self.folder / "dave.zip").write_bytes(b"")
+        (self.folder / ".DS_Store").write_bytes(b"")
+        self.out = self.tmp / "graded"
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def batch(self, grader, **kwargs):
+        return grun.grade_batch(grader, self.folder, self.out, log=lambda *_: None, **kwargs)
+
+    def gradebook(self):
+        with open(self.out / gr.GRADEBOOK, newline="") as handle:
+            return {row["submission"]: row for row in csv.DictReader(handle)}
+
+    def test_every_entry_once_and_the_gradebook(self):
+        grader = FakeGrader(self.tmp / "work")
+        self.assertEqual(self.batch(grader, jobs=2), 4)
+        self.assertEqual(sorted(grader.graded), ["alice", "bob", "carol", "dave"])
+        book = self.gradebook()
+        self.assertEqual(sorted(book), ["alice", "bob", "carol", "dave"])
+        self.assertEqual(book["alice"]["total"], "5")
+        self.assertEqual(book["alice"]["status"], "ok")
+        for name in book:
+            self.assertIsNotNone(gr.load_results(self.out / name / gr.RESULTS))
+
+    def test_resume_skips_finished_and_regrade_does_not(self):
+        self.batch(FakeGrader(self.tmp / "work"))
+        stamp = (self.out / "alice" / gr.RESULTS).stat().st_mtime_ns
+        again = FakeGrader(self.tmp / "work")
+        self.assertEqual(self.batch(again), 0)
+        self.assertEqual(again.graded, [])
+        self.assertEqual((self.out / "alice" / gr.RESULTS).stat().st_mtime_ns, stamp)
+        regrade = FakeGrader(self.tmp / "work")
+        self.assertEqual(self.batch(regrade, regrade=True), 4)
+
+    def test_submissions_with_status_error_are_graded_again(self):
+        self.batch(FakeGrader(self.tmp / "work", statuses={"bob": "error"}))
+        again = FakeGrader(self.tmp / "work")
+        self.batch(again)
+        self.assertEqual(again.graded, ["bob"])
+        self.assertEqual(self.gradebook()["bob"]["status"], "ok")
+
+    def test_interrupt_keeps_what_was_written_and_resumes(self):
+        with self.assertRaises(gb.Interrupted):
+            self.batch(FakeGrader(self.tmp / "work", interrupt_on="bob"))
+        self.assertTrue((self.out / "alice" / gr.RESULTS).exists())
+        self.assertFalse((self.out / "bob").exists(), "nothing is written for an interrupted one")
+        self.assertEqual(list(self.gradebook()), ["alice"])
+        resumed = FakeGrader(self.tmp / "work")
+        self.batch(resumed)
+        self.assertEqual(resumed.graded, ["bob", "carol", "dave"])
+        self.assertEqual(sorted(self.gradebook()), ["alice", "bob", "carol", "dave"])
+
+    def test_entries(self):
+        (self.folder / "alice.tar.gz").write_bytes(b"")
+        (self.folder / "graded").mkdir()
+        entries = grun.batch_entries(self.folder, self.folder / "graded")
+        self.assertEqual([name for name, _ in entries],
+                         ["alice", "alice.tar.gz", "bob", "carol", "dave"])
+
+    def test_slots_are_exclusive(self):
+        first = gb.acquire_slots(self.tmp / "work", 2)
+        second = gb.acquire_slots(self.tmp / "work", 1)
+        self.assertEqual([s.root.name for s in first], ["slot-0", "slot-1"])
+        self.assertEqual([s.root.name for s in second], ["slot-2"])
+        for slot in first + second:
+            slot.release()
+        again = gb.acquire_slots(self.tmp / "work", 1)
+        self.assertEqual([s.root.name for s in again], ["slot-0"])
+        again[0].release()
+
+
+if __name__ == "__main__":
+    unittest.main()
