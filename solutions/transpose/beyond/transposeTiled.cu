@@ -88,16 +88,21 @@ __global__ void __launch_bounds__(kThreads)
 
   // Read phase: thread (tx, ty) loads input column col0 + tx of tile rows
   // ty, ty + 8, ty + 16 and ty + 24. A warp (one ty) reads 128 contiguous
-  // bytes of one row; the four loads are independent and all in flight
-  // before the first store to the tile.
+  // bytes of one row. All four loads go into registers before the first
+  // store to the tile, so all four are in flight at once (a store right
+  // after each load would wait for that load before the next could issue).
+  // Slots outside the matrix get a 0 that the write phase never writes out.
   const int col = col0 + threadIdx.x;
+  float v[kElementsPerThread];
 #pragma unroll
   for (int k = 0; k < kElementsPerThread; ++k) {
-    const int tileRow = threadIdx.y + k * kTileThreadRows;
-    const int row = row0 + tileRow;
-    if (row < nrows && col < ncols) {
-      tile[tileRow][threadIdx.x] = in[static_cast<std::size_t>(row) * ncols + col];
-    }
+    const int row = row0 + threadIdx.y + k * kTileThreadRows;
+    v[k] = 0.0f;
+    if (row < nrows && col < ncols) v[k] = in[static_cast<std::size_t>(row) * ncols + col];
+  }
+#pragma unroll
+  for (int k = 0; k < kElementsPerThread; ++k) {
+    tile[threadIdx.y + k * kTileThreadRows][threadIdx.x] = v[k];
   }
 
   __syncthreads();
