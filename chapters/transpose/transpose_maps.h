@@ -232,6 +232,10 @@ std::vector<T> referenceOutput(Reference ref, const std::vector<T>& in, int nrow
  * @param fixedBlock the kernel's tile is static: it only works with blocks
  *                   of kBlockX x kBlockY threads.
  * @param unroll     input columns each thread handles.
+ * @param blockX     threads per block in x.
+ * @param blockY     threads per block in y.
+ * @param nrows      rows of the input matrix.
+ * @param ncols      columns of the input matrix.
  */
 inline std::string launchConfigError(bool fixedBlock, int unroll, int blockX, int blockY,
                                      int nrows, int ncols) {

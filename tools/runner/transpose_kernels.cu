@@ -1,25 +1,11 @@
 // Section 5.4 kernels for the runner: one block's worth of matrix (16 rows of
 // 32 floats, 64 for the kernels that handle two tiles per block), so Nsight
 // Compute's per-request counters describe exactly one tile.
-#include "common/bank_model.h"
 #include "registry.h"
 #include "transpose/transpose.cuh"
 #include "transpose/transpose_check.h"
 
 namespace wb::runner {
-namespace {
-
-/// Conflict ways of warp 0 of a block touching @p tile through @p offset.
-template <class Offset>
-double tileWays(const transpose::TileGeometry& tile, Offset offset) {
-  bank::WarpAddresses a{};
-  for (int lane = 0; lane < bank::kWarpSize; ++lane) {
-    a[lane] = 4LL * offset(tile, lane % tile.blockX, lane / tile.blockX);
-  }
-  return bank::conflictWays(a);
-}
-
-}  // namespace
 
 std::vector<RunnableKernel> transposeKernels() {
   using namespace transpose;
@@ -31,15 +17,10 @@ std::vector<RunnableKernel> transposeKernels() {
     r.exercise = k.name;
     r.qualifiedName = std::string("wb::transpose::") + k.name;
     if (k.tile != SharedTile::None) {
-      const TileGeometry tile{kBlockX, kBlockY, k.unroll, k.padded ? kPad : 0};
       // Read phase: a warp stores one tile row; write phase: it loads down
       // the tile's columns.
-      r.sharedStoreWays = tileWays(tile, [](const TileGeometry& g, int tx, int ty) {
-        return tileWriteOffset(g, tx, ty, 0);
-      });
-      r.sharedLoadWays = tileWays(tile, [](const TileGeometry& g, int tx, int ty) {
-        return tileReadOffset(g, tx, ty, 0);
-      });
+      r.sharedStoreWays = tileConflictWays(k.tileFor(), TileAccess::RowStore);
+      r.sharedLoadWays = tileConflictWays(k.tileFor(), TileAccess::ColumnLoad);
     }
     // A warp of the copy or of a tiled kernel writes whole 32-byte sectors
     // of output rows (4 per request); the naive kernels write a column, one
