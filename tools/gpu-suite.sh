@@ -1,25 +1,36 @@
 #!/usr/bin/env bash
-# Configures, builds and runs the whole GPU suite in one go, writing every log
-# into the folder given as the first argument and printing a short summary
-# last. Meant for a machine with an NVIDIA GPU; on one without, the GPU tests
-# report themselves as skipped.
+# Configures, builds and runs the whole GPU suite, writing every log into the
+# folder given as the first argument and printing a short summary last. For a
+# machine with an NVIDIA GPU; on one without, the GPU checks report skipped.
 #
-#   tools/gpu-suite.sh LOGDIR [--perf-runs N] [--quick]
+#   tools/gpu-suite.sh LOGDIR [--stages LIST] [--perf-runs N]
 #
-# Steps: configure + build (native architecture); the solutions and host
-# tests; the starter as shipped (its exercises must fail); the performance
-# tests N more times (default 20) to count flakes; profile, sanitize and
-# mutant checks when those labels exist; the benchmark when it is built.
+# Stages (default: all, in this order):
+#   build      configure (native architecture) and build everything
+#   solutions  the reference solutions and every host test (all must pass)
+#   starter    the starter as shipped: worked examples pass, exercises fail
+#              (tools/check_starter.py judges it)
+#   profile    Nsight Compute bank-conflict and coalescing checks (both builds)
+#   sanitize   compute-sanitizer memcheck/racecheck/synccheck/initcheck
+#   mutant     every mutant must be rejected; prints the kill rate
+#   perf       the performance tests, verbose, then N more runs (default 20)
+#              of each section's performance tests, counting failed runs
+#   bench      wb_bench (CSV + JSON) and the Nsight Compute metrics report
+#   grading    the grader's end-to-end test
+# Stages can be split over several invocations with the same LOGDIR and
+# build folder (WB_GPU_BUILD_DIR, default build-gpu); the summary covers
+# whatever logs the folder holds.
 set -u -o pipefail
 
-usage() { sed -n '2,12p' "$0"; }
+usage() { sed -n '2,24p' "$0"; }
 [ $# -ge 1 ] || { usage; exit 2; }
 LOG=$1; shift
 PERF_RUNS=20
+STAGES="build solutions starter profile sanitize mutant perf bench grading"
 while [ $# -gt 0 ]; do
   case $1 in
+    --stages) STAGES=${2:?--stages needs a list}; STAGES=${STAGES//,/ }; shift 2 ;;
     --perf-runs) PERF_RUNS=${2:?--perf-runs needs a number}; shift 2 ;;
-    --quick) PERF_RUNS=0; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "gpu-suite: unknown argument '$1'" >&2; usage; exit 2 ;;
   esac
@@ -28,69 +39,88 @@ mkdir -p "$LOG"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${WB_GPU_BUILD_DIR:-$ROOT/build-gpu}
 SUMMARY="$LOG/summary.txt"
-: > "$SUMMARY"
-say() { echo "$*" | tee -a "$SUMMARY"; }
-start=$(date +%s)
-
-say "== GPU suite $(date -u +%FT%TZ) =="
-nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total --format=csv,noheader \
-  2>&1 | sed 's/^/device: /' | tee -a "$SUMMARY"
-nvcc --version | tail -1 | sed 's/^/nvcc: /' | tee -a "$SUMMARY"
-
-t0=$(date +%s)
-if ! cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$LOG/configure.log" 2>&1; then
-  say "configure FAILED (see configure.log)"; tail -30 "$LOG/configure.log"; exit 1
-fi
-if ! cmake --build "$BUILD" -j "$(nproc)" >"$LOG/build.log" 2>&1; then
-  say "build FAILED (see build.log)"; grep -E "error|FAILED" "$LOG/build.log" | head -30; exit 1
-fi
-say "configure + build: $(( $(date +%s) - t0 )) s"
-
-run_ctest() {  # name, then ctest arguments
+note() { echo "$*" >>"$LOG/stages.txt"; echo "$*"; }
+wants() { case " $STAGES " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+ctest_stage() {  # name, then ctest arguments
   local name=$1; shift
   local t=$(date +%s)
   (cd "$BUILD" && ctest --output-on-failure --output-junit "$LOG/$name.xml" "$@") \
     >"$LOG/$name.log" 2>&1
-  local rc=$?
-  echo "$name: ctest exit $rc in $(( $(date +%s) - t )) s" >>"$SUMMARY"
-  return $rc
+  note "$name: ctest exit $? in $(( $(date +%s) - t )) s"
 }
 
-has_label() { (cd "$BUILD" && ctest -N -L "$1" | grep -q "Total Tests: [1-9]"); }
-
-# 1. Reference: solutions and every host test; all must pass.
-run_ctest solutions -j 4 -L 'solutions|host' -LE 'starter|mutant|grading|perf'
-# 1b. The solutions' performance tests, verbose so the log carries the ratios.
-run_ctest perf -V -L perf -L solutions
-# 2. The starter as shipped: the worked examples pass, the exercises fail.
-run_ctest starter -j 4 -L starter -LE perf
-# 3. Profile (ncu), sanitize (compute-sanitizer), mutants, grading.
-for label in profile sanitize mutant grading; do
-  if has_label "$label"; then run_ctest "$label" -L "$label"; fi
-done
-# 4. Flakes: the performance tests of the solutions, PERF_RUNS more times.
-flaky=0
-for i in $(seq 1 "$PERF_RUNS"); do
-  if ! (cd "$BUILD" && ctest -L perf -L solutions --output-on-failure) >>"$LOG/perf-repeat.log" 2>&1; then
-    flaky=$((flaky + 1))
+if wants build; then
+  {
+    echo "device: $(nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total --format=csv,noheader 2>&1)"
+    echo "nvcc: $(nvcc --version | tail -1)"
+    echo "cmake: $(cmake --version | head -1)"
+  } >"$LOG/device.txt"
+  t0=$(date +%s)
+  if ! cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$LOG/configure.log" 2>&1; then
+    note "configure FAILED"; tail -30 "$LOG/configure.log"; exit 1
   fi
-done
-# 5. The benchmark, when built.
-if [ -x "$BUILD/tools/bench/wb_bench" ]; then
-  "$BUILD/tools/bench/wb_bench" --csv "$LOG/bench.csv" --json "$LOG/bench.json" \
-    >"$LOG/bench.log" 2>&1
-  echo "bench: exit $?" >>"$SUMMARY"
+  if ! cmake --build "$BUILD" -j "$(nproc)" >"$LOG/build.log" 2>&1; then
+    note "build FAILED"; grep -E "error|FAILED" "$LOG/build.log" | head -30; exit 1
+  fi
+  note "build: configure + build in $(( $(date +%s) - t0 )) s"
 fi
 
-echo
-say "== summary =="
-python3 "$ROOT/tools/ctest_summary.py" "$LOG/solutions.xml" --title "solutions + host" | tee -a "$SUMMARY"
-python3 "$ROOT/tools/ctest_summary.py" "$LOG/perf.xml" --title "solutions perf" | tee -a "$SUMMARY"
-python3 "$ROOT/tools/ctest_summary.py" "$LOG/starter.xml" --title "starter as shipped" --by-exercise | tee -a "$SUMMARY"
-for label in profile sanitize mutant grading; do
-  [ -f "$LOG/$label.xml" ] && python3 "$ROOT/tools/ctest_summary.py" "$LOG/$label.xml" --title "$label" | tee -a "$SUMMARY"
-done
-grep -hoE "[A-Za-z_]+ [0-9.]+ ms / [A-Za-z_]+ [0-9.]+ ms = .*" "$LOG/perf.log" | sed 's/^/perf: /' | tee -a "$SUMMARY"
-[ "$PERF_RUNS" -gt 0 ] && say "perf flakes: $flaky of $PERF_RUNS repeated runs failed"
-[ -f "$LOG/bench.log" ] && tail -n 40 "$LOG/bench.log" | tee -a "$SUMMARY"
-say "whole suite: $(( $(date +%s) - start )) s"
+wants solutions && ctest_stage solutions -j 8 -L 'solutions|host|meta|harness' \
+  -LE 'starter|mutant|grading|perf|profile|sanitize'
+if wants starter; then
+  ctest_stage starter -j 8 -L starter -LE 'perf|profile|sanitize'
+  python3 "$ROOT/tools/check_starter.py" --build "$BUILD" >"$LOG/starter-check.log" 2>&1
+  note "starter-check: exit $?"
+fi
+wants profile && ctest_stage profile -L profile
+wants sanitize && ctest_stage sanitize -j 4 -L sanitize
+wants mutant && ctest_stage mutant -j 2 -L mutant
+if wants perf; then
+  ctest_stage perf -V -L perf -L solutions
+  # Repeats inside each section's process: GoogleTest runs the Perf* tests
+  # PERF_RUNS times; a run fails when any of its tests fails.
+  : >"$LOG/perf-repeat.log"
+  for section in layout reduction transpose; do
+    exe="$BUILD/tests/$section/wb_solutions_${section}_tests"
+    [ -x "$exe" ] || continue
+    "$exe" --gtest_filter='Perf*' --gtest_repeat="$PERF_RUNS" --gtest_brief=1 \
+      >"$LOG/perf-repeat-$section.log" 2>&1
+    failed=$(grep -c "^\[  FAILED  \] .* tests\?, listed below" "$LOG/perf-repeat-$section.log")
+    echo "perf-repeat $section: $failed of $PERF_RUNS runs had a failing performance test" \
+      | tee -a "$LOG/perf-repeat.log" >>"$LOG/stages.txt"
+  done
+fi
+if wants bench; then
+  t=$(date +%s)
+  "$BUILD/tools/bench/wb_bench" --csv "$LOG/bench.csv" --json "$LOG/bench.json" \
+    >"$LOG/bench.log" 2>&1
+  note "bench: exit $? in $(( $(date +%s) - t )) s"
+  t=$(date +%s)
+  python3 "$ROOT/tools/profile_report.py" --runner "$BUILD/tools/runner/wb_run_solutions" \
+    --out "$LOG/profile.csv" >"$LOG/profile-report.log" 2>&1
+  note "profile-report: exit $? in $(( $(date +%s) - t )) s"
+fi
+wants grading && ctest_stage grading -L grading
+
+{
+  echo "== summary ($(date -u +%FT%TZ)) =="
+  cat "$LOG/device.txt" 2>/dev/null
+  cat "$LOG/stages.txt" 2>/dev/null
+  for name in solutions starter profile sanitize mutant perf grading; do
+    [ -f "$LOG/$name.xml" ] || continue
+    extra=""
+    [ "$name" = starter ] && extra="--by-exercise"
+    python3 "$ROOT/tools/ctest_summary.py" "$LOG/$name.xml" --title "$name" $extra
+  done
+  [ -f "$LOG/starter-check.log" ] && tail -3 "$LOG/starter-check.log"
+  if [ -f "$LOG/mutant.log" ]; then
+    grep -hoE "(KILLED|SURVIVED) mutant .*" "$LOG/mutant.log" | sort
+    killed=$(grep -c "KILLED mutant" "$LOG/mutant.log"); total=$(grep -cE "(KILLED|SURVIVED) mutant" "$LOG/mutant.log")
+    echo "mutant kill rate: $killed of $total"
+  fi
+  [ -f "$LOG/perf.log" ] && grep -hoE "[A-Za-z_]+ [0-9.]+ ms / [A-Za-z_]+ [0-9.]+ ms = .*" "$LOG/perf.log"
+  [ -f "$LOG/perf.log" ] && grep -hE "^[0-9]+: (transpose|best|copy|reduce)[^|]*GB/s" "$LOG/perf.log" | head -20
+  cat "$LOG/perf-repeat.log" 2>/dev/null
+  [ -f "$LOG/bench.log" ] && tail -n 60 "$LOG/bench.log"
+} >"$SUMMARY"
+cat "$SUMMARY"
