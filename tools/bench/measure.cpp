@@ -11,17 +11,6 @@
 
 namespace wb::bench {
 
-const char* kindName(Kind kind) {
-  switch (kind) {
-    case Kind::Exercise: return "exercise";
-    case Kind::Baseline: return "baseline";
-    case Kind::Ceiling: return "ceiling";
-    case Kind::Peer: return "peer";
-    case Kind::Reference: return "reference";
-  }
-  return "?";
-}
-
 Progress::Progress() : terminal_(isatty(fileno(stderr)) != 0) {}
 
 void Progress::show(const std::string& section, std::size_t index, std::size_t count,

@@ -58,6 +58,17 @@ constexpr const char* kBytesFormat = "%.0f";
 
 }  // namespace
 
+const char* kindName(Kind kind) {
+  switch (kind) {
+    case Kind::Exercise: return "exercise";
+    case Kind::Baseline: return "baseline";
+    case Kind::Ceiling: return "ceiling";
+    case Kind::Peer: return "peer";
+    case Kind::Reference: return "reference";
+  }
+  return "?";
+}
+
 std::string cudaVersionText(int version) {
   return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
 }
@@ -79,10 +90,10 @@ void printTable(std::FILE* out, const Section& section, std::uint64_t size,
     if (r.kind == Kind::Baseline) baseline += (baseline.empty() ? "" : ", ") + r.kernel;
     if (r.kernel == kCopyKernelName && r.status == "ok") copyRate = r.gbPerS;
   }
-  std::fprintf(out, "\n== %s: size %llu (%s); baseline %s; %s %s GB/s ==\n", section.name,
+  std::fprintf(out, "\n== %s: size %llu (%s); baseline %s; %s %s ==\n", section.name,
                static_cast<unsigned long long>(size), section.sizeUnit,
                baseline.empty() ? "none" : baseline.c_str(), kCopyKernelName.c_str(),
-               number(copyRate, "%.1f", "not measured").c_str());
+               number(copyRate, "%.1f GB/s", "not measured").c_str());
   std::fprintf(out, "%-28s %-9s %11s %9s %8s %8s %8s\n", "kernel", "kind", "median ms", "GB/s",
                "of copy", "of peak", "speedup");
   for (const Row& r : rows) {
