@@ -24,6 +24,8 @@ BENCH = ROOT / "build" / "tools" / "bench" / "wb_bench"
 
 
 def main(argv):
+    if argv[:1] == ["--"]:  # `./workbook bench -- --smoke` passes the separator on
+        argv = argv[1:]
     wants_help = any(arg in ("-h", "--help") for arg in argv)
     if not wants_help:
         present, reason = wbbuild.gpu_present()
