@@ -148,8 +148,9 @@ def check(name, include_perf=False):
             print(f"workbook: {err}", file=sys.stderr)
             return 2
         # Whole-token match, as exercise_of_test does.
+        first = f"[{e.name[0].lower()}{e.name[0].upper()}]"
         selector = ["-L", f"^{e.section}$", "-R",
-                    rf"(^|[/_.]){e.name}($|[/_.])"]
+                    rf"(^|[/_.])(Host|Gpu|Perf)?{first}{e.name[1:]}($|[/_.])"]
     cmd = ["ctest", "--test-dir", str(BUILD), "-L", "starter", "--output-on-failure"] + selector
     if not include_perf:
         cmd += ["-LE", "perf"]
