@@ -29,6 +29,17 @@
  *    pointers 16-byte aligned; vec4Allowed says when.
  *  - **More bytes in flight per block** (transposeTiledVec4Wide): two tiles
  *    side by side, two `float4` loads per thread before the barrier.
+ *  - **A block order that keeps both sides of memory local.** Blocks run
+ *    roughly in launch order, x fastest; in plain raster order the ~1000
+ *    blocks resident at once on a large GPU cover a few tile rows of the
+ *    input, and so a few *columns* of the output: each output row receives
+ *    only a few hundred contiguous bytes while those blocks run, spread over
+ *    thousands of rows (and DRAM pages). Here consecutive blocks walk down a
+ *    band of kGroupRows tile rows first and only then move right (the
+ *    grouped order of tiled GEMMs), so the resident blocks cover a squarish
+ *    patch: about 4 KB contiguous per input row read and per output row
+ *    written. The order is a launch argument (groupRows, 1 = plain raster)
+ *    so that the benchmark can set the two side by side.
  *
  * transposeTiled, the scalar kernel, works on any matrix and any alignment;
  * transpose() picks the fastest kernel the matrix and pointers allow.
@@ -51,19 +62,59 @@ constexpr int kTileThreadRows = 8;
 constexpr int kTilePad = 1;
 /// Tiles side by side in one block of transposeTiledVec4Wide.
 constexpr int kWideTiles = 2;
+/// Tile rows in one band of the grouped block order: consecutive blocks take
+/// consecutive tile rows of a band of this many, then the next tile column.
+/// 32 balances the two sides when about a thousand blocks are resident
+/// (32 tile rows down x 32 tile columns across).
+constexpr int kGroupRows = 32;
 /// Most rows a launch accepts: the grid has one block row per tile row, and
 /// a grid has at most 65535 blocks in y.
 constexpr int kMaxRows = 65535 * kTileSide;
 
 /// Scalar transpose through a padded 32 x 32 tile with 32 x 8 threads, four
 /// elements per thread. Any matrix shape, any 4-byte-aligned pointers.
-__global__ void transposeTiled(float* out, const float* in, int nrows, int ncols);
+/// @p groupRows: the block order (kGroupRows, or 1 for plain raster order).
+__global__ void transposeTiled(float* out, const float* in, int nrows, int ncols, int groupRows);
 /// transposeTiled with one `float4` load and one `float4` store per thread.
 /// Needs vec4Allowed(out, in, nrows, ncols).
-__global__ void transposeTiledVec4(float* out, const float* in, int nrows, int ncols);
+__global__ void transposeTiledVec4(float* out, const float* in, int nrows, int ncols,
+                                   int groupRows);
 /// transposeTiledVec4 over kWideTiles tiles side by side per block: each
 /// thread has kWideTiles `float4` loads in flight. Needs vec4Allowed.
-__global__ void transposeTiledVec4Wide(float* out, const float* in, int nrows, int ncols);
+__global__ void transposeTiledVec4Wide(float* out, const float* in, int nrows, int ncols,
+                                       int groupRows);
+
+/// A tile position in the grid: tile column bx, tile row by.
+struct TilePosition {
+  int bx;
+  int by;
+};
+
+/**
+ * @brief The tile the block launched at (x, y) of a gx x gy grid takes in
+ *        the grouped block order.
+ *
+ * Blocks are dispatched roughly in launch order, x fastest. The launch
+ * index is dealt out down a band of @p groupRows tile rows first, then one
+ * tile column to the right, band after band; the last band may be shorter.
+ * A one-to-one map of the grid onto itself for any grid and any
+ * groupRows >= 1 (smaller values count as 1); groupRows = 1 is plain raster
+ * order, (x, y) itself.
+ */
+__host__ __device__ inline TilePosition groupedTilePosition(unsigned int x, unsigned int y,
+                                                            unsigned int gx, unsigned int gy,
+                                                            int groupRows) {
+  using u64 = unsigned long long;  // gx * gy may pass 2^32
+  const u64 rowsPerGroup = groupRows > 1 ? static_cast<u64>(groupRows) : 1;
+  const u64 launchIndex = static_cast<u64>(y) * gx + x;
+  const u64 blocksPerGroup = rowsPerGroup * gx;
+  const u64 group = launchIndex / blocksPerGroup;
+  const u64 firstRow = group * rowsPerGroup;
+  const u64 rowsLeft = gy - firstRow;
+  const u64 rows = rowsLeft < rowsPerGroup ? rowsLeft : rowsPerGroup;
+  const u64 inGroup = launchIndex - group * blocksPerGroup;
+  return TilePosition{static_cast<int>(inGroup / rows), static_cast<int>(firstRow + inGroup % rows)};
+}
 
 /// The reference transposes, slowest to fastest where all apply.
 enum class Variant { Tiled, TiledVec4, TiledVec4Wide };
@@ -106,28 +157,31 @@ inline dim3 tiledGrid(Variant v, int nrows, int ncols) {
 }
 
 /**
- * @brief Launches @p v on the nrows x ncols matrix @p in, writing @p out.
- *        An empty matrix launches nothing.
+ * @brief Launches @p v on the nrows x ncols matrix @p in, writing @p out,
+ *        its blocks in the grouped order of @p groupRows tile rows (1: plain
+ *        raster order). An empty matrix launches nothing.
  * @return cudaErrorInvalidValue when a side is negative, nrows exceeds
- *         kMaxRows, or @p v is a float4 kernel and !vec4Allowed; otherwise
+ *         kMaxRows, groupRows is below 1, or @p v is a float4 kernel and
+ *         !vec4Allowed; otherwise
  *         the launch's own error (cudaPeekAtLastError, which leaves it for
  *         wb::checkLaunch too), without waiting for the kernel to finish.
  */
 inline cudaError_t launchVariant(Variant v, float* out, const float* in, int nrows, int ncols,
-                                 cudaStream_t stream = nullptr) {
-  if (nrows < 0 || ncols < 0 || nrows > kMaxRows) return cudaErrorInvalidValue;
+                                 cudaStream_t stream = nullptr, int groupRows = kGroupRows) {
+  if (nrows < 0 || ncols < 0 || nrows > kMaxRows || groupRows < 1) return cudaErrorInvalidValue;
   if (v != Variant::Tiled && !vec4Allowed(out, in, nrows, ncols)) return cudaErrorInvalidValue;
   if (nrows == 0 || ncols == 0) return cudaSuccess;
   const dim3 grid = tiledGrid(v, nrows, ncols);
   switch (v) {
     case Variant::Tiled:
-      transposeTiled<<<grid, tiledBlock(), 0, stream>>>(out, in, nrows, ncols);
+      transposeTiled<<<grid, tiledBlock(), 0, stream>>>(out, in, nrows, ncols, groupRows);
       break;
     case Variant::TiledVec4:
-      transposeTiledVec4<<<grid, tiledBlock(), 0, stream>>>(out, in, nrows, ncols);
+      transposeTiledVec4<<<grid, tiledBlock(), 0, stream>>>(out, in, nrows, ncols, groupRows);
       break;
     case Variant::TiledVec4Wide:
-      transposeTiledVec4Wide<<<grid, tiledBlock(), 0, stream>>>(out, in, nrows, ncols);
+      transposeTiledVec4Wide<<<grid, tiledBlock(), 0, stream>>>(out, in, nrows, ncols,
+                                                                groupRows);
       break;
   }
   return cudaPeekAtLastError();

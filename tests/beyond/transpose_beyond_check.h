@@ -21,9 +21,11 @@ namespace wb::transpose::beyond::testing {
 /// "transposeTiledVec4 on 36 x 44 floats": what a failure message calls a
 /// run; @p variant empty means transpose(), which picks the kernel.
 inline std::string describeRun(std::optional<Variant> variant, int nrows, int ncols,
-                               unsigned int inOffset = 0, unsigned int outOffset = 0) {
+                               unsigned int inOffset = 0, unsigned int outOffset = 0,
+                               int groupRows = kGroupRows) {
   std::string text = variant ? variantName(*variant) : "transpose()";
   text += " on " + std::to_string(nrows) + " x " + std::to_string(ncols) + " floats";
+  if (groupRows != kGroupRows) text += ", block order in bands of " + std::to_string(groupRows);
   if (inOffset != 0 || outOffset != 0) {
     text += " (input " + std::to_string(inOffset) + ", output " + std::to_string(outOffset) +
             " floats past a 16-byte boundary)";
@@ -58,22 +60,24 @@ inline std::string checkTransposed(const std::string& run, const DeviceBuffer<fl
  * @brief Transposes a random nrows x ncols matrix (from @p seed) with
  *        @p variant (empty: transpose(), which picks the kernel), input and
  *        output placed @p inOffset and @p outOffset floats past a 16-byte
- *        boundary, and checks the output (checkTransposed) and that the input
+ *        boundary, blocks in bands of @p groupRows tile rows (a variant
+ *        only), and checks the output (checkTransposed) and that the input
  *        kept its values and guards.
  * @return "" when all is well, otherwise what went wrong.
  */
 inline std::string runAndCheck(std::optional<Variant> variant, int nrows, int ncols,
                                std::uint64_t seed, unsigned int inOffset = 0,
-                               unsigned int outOffset = 0) {
-  const std::string run = describeRun(variant, nrows, ncols, inOffset, outOffset);
+                               unsigned int outOffset = 0, int groupRows = kGroupRows) {
+  const std::string run = describeRun(variant, nrows, ncols, inOffset, outOffset, groupRows);
   const std::vector<float> input = transpose::testing::randomMatrix(nrows, ncols, seed);
   DeviceBuffer<float> in = offsetBuffer(input.size(), inOffset);
   DeviceBuffer<float> out = offsetBuffer(input.size(), outOffset);
   in.poison();  // reading outside the matrix brings a NaN into the output
   in.upload(input);
   out.poison();
-  const cudaError_t launched = variant ? launchVariant(*variant, out.data(), in.data(), nrows, ncols)
-                                       : transpose(out.data(), in.data(), nrows, ncols);
+  const cudaError_t launched =
+      variant ? launchVariant(*variant, out.data(), in.data(), nrows, ncols, nullptr, groupRows)
+              : transpose(out.data(), in.data(), nrows, ncols);
   WB_CUDA(launched);
   checkLaunch(run);
   std::string problem =

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "transpose/beyond.cuh"
@@ -68,6 +69,32 @@ INSTANTIATE_TEST_SUITE_P(Beyond, GpuBeyondTranspose, ::testing::ValuesIn(allCase
                                   "_" + c.shape.id();
                          });
 
+// The block order must not matter to the result: plain raster order (1),
+// bands that do not divide the grid (3: the last band is short), and one
+// band taller than the grid (1000: the whole grid column-major).
+class GpuBeyondTransposeBlockOrder
+    : public GpuTestWithParam<std::tuple<Variant, int>> {};
+
+TEST_P(GpuBeyondTransposeBlockOrder, AnyBandHeightGivesTheSameTranspose) {
+  const auto& [variant, groupRows] = GetParam();
+  const std::uint64_t seed = testSeed();
+  SCOPED_TRACE(seedNote(seed));
+  EXPECT_TRUE(noProblem(testing::runAndCheck(variant, 1000, 776, seed, 0, 0, groupRows)));
+  if (variant == Variant::Tiled) {
+    EXPECT_TRUE(noProblem(testing::runAndCheck(variant, 4097, 2049, seed + 1, 0, 0, groupRows)));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Beyond, GpuBeyondTransposeBlockOrder,
+    ::testing::Combine(::testing::Values(Variant::Tiled, Variant::TiledVec4,
+                                         Variant::TiledVec4Wide),
+                       ::testing::Values(1, 3, 1000)),
+    [](const ::testing::TestParamInfo<std::tuple<Variant, int>>& info) {
+      return std::string(variantName(std::get<0>(info.param))) + "_bands" +
+             std::to_string(std::get<1>(info.param));
+    });
+
 // transpose() on pointers off a 16-byte boundary: the float4 kernels would
 // fault or read the wrong floats, so it must fall back to the scalar one.
 class GpuBeyondTransposeMisaligned : public GpuTestWithParam<Shape> {};
@@ -105,7 +132,42 @@ TEST(HostBeyondTranspose, RefusesWhatItCannotRun) {
   EXPECT_EQ(launchVariant(Variant::TiledVec4, out, at(512), 8, 13), cudaErrorInvalidValue);
   EXPECT_EQ(launchVariant(Variant::Tiled, out, at(512), -1, 4), cudaErrorInvalidValue);
   EXPECT_EQ(launchVariant(Variant::Tiled, out, at(512), kMaxRows + 1, 4), cudaErrorInvalidValue);
+  EXPECT_EQ(launchVariant(Variant::Tiled, out, at(512), 8, 4, nullptr, 0), cudaErrorInvalidValue);
   EXPECT_EQ(launchVariant(Variant::Tiled, out, at(512), 0, 4), cudaSuccess);  // nothing to do
+}
+
+// Every tile is taken by exactly one block, whatever the grid and the band.
+TEST(HostBeyondTranspose, GroupedOrderIsOneToOne) {
+  struct Grid {
+    unsigned int gx, gy;
+    int groupRows;
+  };
+  for (const Grid g : {Grid{1, 1, kGroupRows}, Grid{3, 5, 2}, Grid{256, 256, kGroupRows},
+                       Grid{129, 65, kGroupRows}, Grid{7, 100, kGroupRows},
+                       Grid{64, 1, kGroupRows}, Grid{1, 64, kGroupRows}, Grid{13, 17, 3},
+                       Grid{10, 10, 1}, Grid{10, 10, 0}}) {
+    SCOPED_TRACE(std::to_string(g.gx) + " x " + std::to_string(g.gy) + " blocks, bands of " +
+                 std::to_string(g.groupRows));
+    std::vector<int> taken(static_cast<std::size_t>(g.gx) * g.gy, 0);
+    for (unsigned int y = 0; y < g.gy; ++y) {
+      for (unsigned int x = 0; x < g.gx; ++x) {
+        const TilePosition t = groupedTilePosition(x, y, g.gx, g.gy, g.groupRows);
+        ASSERT_TRUE(t.bx >= 0 && t.by >= 0 && static_cast<unsigned int>(t.bx) < g.gx &&
+                    static_cast<unsigned int>(t.by) < g.gy)
+            << "block (" << x << ", " << y << ") got tile (" << t.bx << ", " << t.by << ")";
+        ++taken[static_cast<std::size_t>(t.by) * g.gx + t.bx];
+        if (g.groupRows <= 1) {
+          EXPECT_EQ(t.bx, static_cast<int>(x));
+          EXPECT_EQ(t.by, static_cast<int>(y));
+        }
+      }
+    }
+    for (const int count : taken) ASSERT_EQ(count, 1);
+  }
+  // Consecutive launches walk down the band first.
+  const TilePosition second = groupedTilePosition(1, 0, 256, 256, kGroupRows);
+  EXPECT_EQ(second.bx, 0);
+  EXPECT_EQ(second.by, 1);
 }
 
 TEST(HostBeyondTranspose, GridCoversTheMatrix) {

@@ -1,8 +1,9 @@
 // Book section 5.4 in the benchmark: every transpose kernel of the chapter
 // (copyGmem, the chapter's own ceiling, among them), the reference
-// transposes beyond it, cublasSgeam with op T, and the copy ceilings, on one
-// square float matrix. A transpose reads and writes every element once:
-// bytes = 2 * side^2 * 4. Speedups are over naiveGmem.
+// transposes beyond it (the widest once more in plain raster block order, to
+// show what the grouped order buys), cublasSgeam with op T, and the copy
+// ceilings, on one square float matrix. A transpose reads and writes every
+// element once: bytes = 2 * side^2 * 4. Speedups are over naiveGmem.
 #include <cublas_v2.h>
 
 #include <cstdio>
@@ -29,6 +30,28 @@ constexpr std::uint64_t kInputSeed = 54;  // any fixed seed: the same input ever
 constexpr transpose::beyond::Variant kVariants[] = {
     transpose::beyond::Variant::Tiled, transpose::beyond::Variant::TiledVec4,
     transpose::beyond::Variant::TiledVec4Wide};
+
+/// The widest reference kernel once more in plain raster block order
+/// (groupRows = 1): what the grouped order buys, measured in the same run.
+constexpr transpose::beyond::Variant kRasterVariant = transpose::beyond::Variant::TiledVec4Wide;
+const std::string kRasterSuffix = "/raster";
+
+/// One reference transpose to time: a kernel and its block order.
+struct ReferenceRun {
+  transpose::beyond::Variant variant;
+  int groupRows;
+  std::string name;
+};
+
+std::vector<ReferenceRun> referenceRuns() {
+  std::vector<ReferenceRun> runs;
+  for (const auto v : kVariants) {
+    runs.push_back({v, transpose::beyond::kGroupRows, transpose::beyond::variantName(v)});
+  }
+  runs.push_back(
+      {kRasterVariant, 1, std::string(transpose::beyond::variantName(kRasterVariant)) + kRasterSuffix});
+  return runs;
+}
 
 /// Throws naming @p call when a cuBLAS call failed.
 void checkCublas(cublasStatus_t status, const char* call) {
@@ -58,7 +81,7 @@ std::vector<std::string> transposeKernelNames() {
   for (const transpose::TransposeKernel& k : transpose::transposeKernels()) {
     names.push_back(k.name);
   }
-  for (const auto v : kVariants) names.push_back(transpose::beyond::variantName(v));
+  for (const ReferenceRun& r : referenceRuns()) names.push_back(r.name);
   names.insert(names.end(), {kCublasName, kCopyKernelName, kMemcpyName});
   return names;
 }
@@ -94,23 +117,26 @@ std::vector<Row> runTranspose(std::uint64_t sideLength, Context& context) {
          [&, &k = k] { transpose::launch(k, out.data(), in.data(), side, side); }, {}, true});
   }
 
-  for (const beyond::Variant v : kVariants) {
-    const std::string name = beyond::variantName(v);
+  for (const ReferenceRun& r : referenceRuns()) {
+    const beyond::Variant v = r.variant;
+    const int groupRows = r.groupRows;
+    const std::string name = r.name;
     if (v != beyond::Variant::Tiled && !beyond::vec4Allowed(out.data(), in.data(), side, side)) {
       std::fprintf(stderr, "wb_bench: %s needs a side divisible by 4; %d is not, skipped\n",
                    name.c_str(), side);
       continue;
     }
-    candidates.push_back(
-        {name, Kind::Reference, kBaseline, matrixBytes, matrixBytes,
-         [&, v, name] {
-           out.poison();
-           WB_CUDA(beyond::launchVariant(v, out.data(), in.data(), side, side));
-           checkLaunch(name);
-           return beyond::testing::checkTransposed(name, out, transposed, side);
-         },
-         [&, v] { WB_CUDA(beyond::launchVariant(v, out.data(), in.data(), side, side)); }, {},
-         true});
+    const auto run = [&, v, groupRows] {
+      WB_CUDA(beyond::launchVariant(v, out.data(), in.data(), side, side, nullptr, groupRows));
+    };
+    candidates.push_back({name, Kind::Reference, kBaseline, matrixBytes, matrixBytes,
+                          [&, run, name] {
+                            out.poison();
+                            run();
+                            checkLaunch(name);
+                            return beyond::testing::checkTransposed(name, out, transposed, side);
+                          },
+                          run, {}, true});
   }
 
   // cuBLAS is column-major: our row-major side x side input is its

@@ -5,6 +5,8 @@
 // Block (bx, by) covers input rows [32 by, 32 by + 32) and input columns
 // [32 T bx, 32 T bx + 32 T), T tiles side by side (T = 1 except in the wide
 // kernel). In the output those columns are rows and those rows are columns.
+// Which (bx, by) a block takes comes from its launch position through the
+// grouped block order (tileOf), not from blockIdx directly.
 // Every global access tests the coordinates of the element it touches
 // against the matrix it lives in, and no thread leaves before the barrier.
 #include "transpose/beyond.cuh"
@@ -19,6 +21,11 @@ static_assert(kTileSide % kTileThreadRows == 0, "every thread moves whole tile c
 static_assert(kThreads == kTileSide * kVectorsPerRow,
               "the float4 kernels give each thread exactly one vector per tile");
 
+/// This block's tile position (bx, by) in the grouped order.
+__device__ __forceinline__ TilePosition tileOf(int groupRows) {
+  return groupedTilePosition(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y, groupRows);
+}
+
 /// The float4 transpose of kTiles tiles side by side; see the file comment.
 /// Preconditions (checked by the host launcher): nrows and ncols divisible
 /// by 4, both pointers 16-byte aligned. Then a vector lies wholly inside or
@@ -26,7 +33,7 @@ static_assert(kThreads == kTileSide * kVectorsPerRow,
 template <int kTiles>
 __device__ __forceinline__ void transposeVec4Tiles(float* __restrict__ out,
                                                    const float* __restrict__ in, int nrows,
-                                                   int ncols) {
+                                                   int ncols, int groupRows) {
   __shared__ float tile[kTiles][kTileSide][kTileSide + kTilePad];
 
   const int t = threadIdx.y * kTileSide + threadIdx.x;  // 0 .. 255
@@ -34,8 +41,9 @@ __device__ __forceinline__ void transposeVec4Tiles(float* __restrict__ out,
   // covers four tile rows, 128 contiguous bytes of each: whole cache lines.
   const int tileRow = t / kVectorsPerRow;
   const int vec = t % kVectorsPerRow;
-  const int row0 = blockIdx.y * kTileSide;
-  const int col0 = blockIdx.x * kTileSide * kTiles;
+  const TilePosition position = tileOf(groupRows);
+  const int row0 = position.by * kTileSide;
+  const int col0 = position.bx * kTileSide * kTiles;
   const int row = row0 + tileRow;
 
   float4 v[kTiles];
@@ -80,11 +88,13 @@ __device__ __forceinline__ void transposeVec4Tiles(float* __restrict__ out,
 }  // namespace
 
 __global__ void __launch_bounds__(kThreads)
-    transposeTiled(float* __restrict__ out, const float* __restrict__ in, int nrows, int ncols) {
+    transposeTiled(float* __restrict__ out, const float* __restrict__ in, int nrows, int ncols,
+                   int groupRows) {
   __shared__ float tile[kTileSide][kTileSide + kTilePad];
 
-  const int row0 = blockIdx.y * kTileSide;
-  const int col0 = blockIdx.x * kTileSide;
+  const TilePosition position = tileOf(groupRows);
+  const int row0 = position.by * kTileSide;
+  const int col0 = position.bx * kTileSide;
 
   // Read phase: thread (tx, ty) loads input column col0 + tx of tile rows
   // ty, ty + 8, ty + 16 and ty + 24. A warp (one ty) reads 128 contiguous
@@ -124,14 +134,14 @@ __global__ void __launch_bounds__(kThreads)
 
 __global__ void __launch_bounds__(kThreads)
     transposeTiledVec4(float* __restrict__ out, const float* __restrict__ in, int nrows,
-                       int ncols) {
-  transposeVec4Tiles<1>(out, in, nrows, ncols);
+                       int ncols, int groupRows) {
+  transposeVec4Tiles<1>(out, in, nrows, ncols, groupRows);
 }
 
 __global__ void __launch_bounds__(kThreads)
     transposeTiledVec4Wide(float* __restrict__ out, const float* __restrict__ in, int nrows,
-                           int ncols) {
-  transposeVec4Tiles<kWideTiles>(out, in, nrows, ncols);
+                           int ncols, int groupRows) {
+  transposeVec4Tiles<kWideTiles>(out, in, nrows, ncols, groupRows);
 }
 
 }  // namespace wb::transpose::beyond
