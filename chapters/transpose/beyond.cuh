@@ -97,23 +97,27 @@ struct TilePosition {
  * Blocks are dispatched roughly in launch order, x fastest. The launch
  * index is dealt out down a band of @p groupRows tile rows first, then one
  * tile column to the right, band after band; the last band may be shorter.
- * A one-to-one map of the grid onto itself for any grid and any
- * groupRows >= 1 (smaller values count as 1); groupRows = 1 is plain raster
- * order, (x, y) itself.
+ * A one-to-one map of the grid onto itself for any grid of fewer than 2^32
+ * blocks (launchVariant checks) and any groupRows >= 1 (smaller values
+ * count as 1); groupRows = 1 is plain raster order, (x, y) itself.
+ *
+ * 32-bit arithmetic on purpose: every thread of every block evaluates this
+ * before its first load, and a 64-bit division is a long software routine
+ * on the GPU where a 32-bit one is a handful of instructions.
  */
 __host__ __device__ inline TilePosition groupedTilePosition(unsigned int x, unsigned int y,
                                                             unsigned int gx, unsigned int gy,
                                                             int groupRows) {
-  using u64 = unsigned long long;  // gx * gy may pass 2^32
-  const u64 rowsPerGroup = groupRows > 1 ? static_cast<u64>(groupRows) : 1;
-  const u64 launchIndex = static_cast<u64>(y) * gx + x;
-  const u64 blocksPerGroup = rowsPerGroup * gx;
-  const u64 group = launchIndex / blocksPerGroup;
-  const u64 firstRow = group * rowsPerGroup;
-  const u64 rowsLeft = gy - firstRow;
-  const u64 rows = rowsLeft < rowsPerGroup ? rowsLeft : rowsPerGroup;
-  const u64 inGroup = launchIndex - group * blocksPerGroup;
-  return TilePosition{static_cast<int>(inGroup / rows), static_cast<int>(firstRow + inGroup % rows)};
+  const unsigned int rowsPerGroup = groupRows > 1 ? static_cast<unsigned int>(groupRows) : 1u;
+  const unsigned int launchIndex = y * gx + x;
+  const unsigned int blocksPerGroup = rowsPerGroup * gx;  // < 2^32: at most gx * gy blocks
+  const unsigned int group = launchIndex / blocksPerGroup;
+  const unsigned int firstRow = group * rowsPerGroup;
+  const unsigned int rowsLeft = gy - firstRow;
+  const unsigned int rows = rowsLeft < rowsPerGroup ? rowsLeft : rowsPerGroup;
+  const unsigned int inGroup = launchIndex - group * blocksPerGroup;
+  const unsigned int bx = inGroup / rows;
+  return TilePosition{static_cast<int>(bx), static_cast<int>(firstRow + (inGroup - bx * rows))};
 }
 
 /// The reference transposes, slowest to fastest where all apply.
@@ -161,8 +165,8 @@ inline dim3 tiledGrid(Variant v, int nrows, int ncols) {
  *        its blocks in the grouped order of @p groupRows tile rows (1: plain
  *        raster order). An empty matrix launches nothing.
  * @return cudaErrorInvalidValue when a side is negative, nrows exceeds
- *         kMaxRows, groupRows is below 1, or @p v is a float4 kernel and
- *         !vec4Allowed; otherwise
+ *         kMaxRows, groupRows is below 1, the grid has 2^32 blocks or more,
+ *         or @p v is a float4 kernel and !vec4Allowed; otherwise
  *         the launch's own error (cudaPeekAtLastError, which leaves it for
  *         wb::checkLaunch too), without waiting for the kernel to finish.
  */
@@ -172,6 +176,9 @@ inline cudaError_t launchVariant(Variant v, float* out, const float* in, int nro
   if (v != Variant::Tiled && !vec4Allowed(out, in, nrows, ncols)) return cudaErrorInvalidValue;
   if (nrows == 0 || ncols == 0) return cudaSuccess;
   const dim3 grid = tiledGrid(v, nrows, ncols);
+  // The block order counts blocks in 32 bits. Any matrix that fits in device
+  // memory has far fewer tiles (2^32 tiles are 16 TiB of floats).
+  if (static_cast<unsigned long long>(grid.x) * grid.y > 0xFFFFFFFFull) return cudaErrorInvalidValue;
   switch (v) {
     case Variant::Tiled:
       transposeTiled<<<grid, tiledBlock(), 0, stream>>>(out, in, nrows, ncols, groupRows);

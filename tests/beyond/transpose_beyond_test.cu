@@ -133,6 +133,8 @@ TEST(HostBeyondTranspose, RefusesWhatItCannotRun) {
   EXPECT_EQ(launchVariant(Variant::Tiled, out, at(512), -1, 4), cudaErrorInvalidValue);
   EXPECT_EQ(launchVariant(Variant::Tiled, out, at(512), kMaxRows + 1, 4), cudaErrorInvalidValue);
   EXPECT_EQ(launchVariant(Variant::Tiled, out, at(512), 8, 4, nullptr, 0), cudaErrorInvalidValue);
+  // 65535 x 2^23 blocks: more than the block order's 32-bit count.
+  EXPECT_EQ(launchVariant(Variant::Tiled, out, at(512), kMaxRows, 1 << 28), cudaErrorInvalidValue);
   EXPECT_EQ(launchVariant(Variant::Tiled, out, at(512), 0, 4), cudaSuccess);  // nothing to do
 }
 
