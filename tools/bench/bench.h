@@ -65,7 +65,8 @@ struct Row {
   std::string problem;                 ///< what was wrong, when status is not ok
 };
 
-/// One progress line on stderr, rewritten in place on a terminal.
+/// One progress line on stderr, rewritten in place on a terminal; one line
+/// per kernel when stderr is a file.
 class Progress {
  public:
   Progress();
@@ -78,6 +79,7 @@ class Progress {
  private:
   bool terminal_;
   std::size_t lastLength_ = 0;
+  std::string lastKernel_;
 };
 
 /// Settings of one run, shared by every section.

@@ -22,9 +22,11 @@ void Progress::show(const std::string& section, std::size_t index, std::size_t c
     const std::size_t pad = lastLength_ > line.size() ? lastLength_ - line.size() : 0;
     std::fprintf(stderr, "\r%s%*s", line.c_str(), static_cast<int>(pad), "");
     lastLength_ = line.size();
-  } else {
+  } else if (kernel != lastKernel_) {
+    // A log file gets one line per kernel, not one per step.
     std::fprintf(stderr, "%s\n", line.c_str());
   }
+  lastKernel_ = kernel;
   std::fflush(stderr);
 }
 
