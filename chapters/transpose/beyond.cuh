@@ -42,7 +42,8 @@
  *    so that the benchmark can set the two side by side.
  *
  * transposeTiled, the scalar kernel, works on any matrix and any alignment;
- * transpose() picks the fastest kernel the matrix and pointers allow.
+ * transpose() picks the widest kernel the matrix and pointers allow, the one
+ * expected to be fastest (wb_bench times all three, so check it there).
  */
 #pragma once
 
