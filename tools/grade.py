@@ -53,8 +53,12 @@ command again to resume: submissions whose results.json exists are not
 graded again (except those with status error) unless --regrade. The
 gradebook is rewritten after every submission.
 
-Exit status: 0 graded, 1 a submission could not be graded (status error),
-2 bad arguments, points file or missing tools, 130 interrupted.
+Gradescope: in run_autograder, `./workbook grade /autograder/submission
+--out /autograder/results` writes results.json where Gradescope reads it.
+
+Exit status: 0 graded (in batch mode: every submission, whatever its
+status), 1 the one submission could not be graded (status error), 2 bad
+arguments, points file or missing tools, 130 interrupted.
 
 The student's code is compiled and run: grade in a container or a VM you
 can throw away.

@@ -191,9 +191,19 @@ def build(slot, commands, jobs, timeout, targets=()):
 
 
 def student_paths(text, slot):
-    """Paths as a student knows them: the staged folder as starter/, the
-    repository's files relative to its root."""
-    return text.replace(str(slot.staged) + "/", "starter/").replace(str(wbex.ROOT) + "/", "")
+    """Paths as a student knows them: the staged folder as starter/ (also
+    where the build names it relative to the repository, as in object file
+    paths), the repository's files relative to its root."""
+    text = text.replace(str(slot.staged) + "/", "starter/")
+    if slot.staged.is_relative_to(wbex.ROOT):
+        text = text.replace(f"{slot.staged.relative_to(wbex.ROOT)}/", "starter/")
+    return text.replace(str(wbex.ROOT) + "/", "")
+
+
+def unique_lines(text):
+    """Each line once (two executables failing to link repeat the linker's
+    complaint)."""
+    return "\n".join(dict.fromkeys(text.splitlines()))
 
 
 def compiler_messages(output, slot):
@@ -331,8 +341,9 @@ def test_outcomes(inventory, junit_results, ctest_output, not_run_reason, suite_
             result = FAILED
             what = abnormal.get(name, "")
             if what == "Timeout":
-                reason = (f"timed out after {found.seconds:.0f} s: the kernel may never "
-                          "return (a missing bound check, or a barrier not every thread reaches)")
+                reason = (f"timed out after {found.seconds:.0f} s: the code may never return "
+                          "(an endless loop, a missing bound check, or a barrier not every "
+                          "thread reaches)")
             elif what:
                 reason = f"crashed ({what.strip()})"
         outcomes.append(TestOutcome(name, labels, result, found.seconds, found.output, reason))

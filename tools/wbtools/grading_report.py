@@ -26,6 +26,14 @@ GRADEBOOK = "gradebook.csv"
 OUTPUT_FORMATS = ("text", "html", "simple_format", "md", "ansi")
 MAX_OUTPUT_CHARS = 8000        # per check in results.json and the JUnit report
 FAILURES_SHOWN = 3             # failing tests detailed per check in summary.txt
+# GoogleTest's lines that say nothing about a failure.
+GTEST_CHATTER = ("[", "Running main() from", "Note: Google Test filter", "Note: Randomizing")
+
+
+# mkstemp creates files only their owner may read; outputs get the usual
+# permissions (read at import, while the process has one thread).
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)
 
 
 def atomic_write(path, text):
@@ -34,6 +42,7 @@ def atomic_write(path, text):
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, 0o666 & ~_UMASK)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
             out.write(text)
             out.flush()
@@ -60,7 +69,7 @@ def failure_lines(output, count):
     "file:line: Failure" (its message ends the block), else from the first
     line a check script marks FAILED, WRONG or error, else the output's end."""
     lines = [line.rstrip() for line in output.splitlines()
-             if line.strip() and not line.startswith("[")]
+             if line.strip() and not line.startswith(GTEST_CHATTER)]
     for marker in (": Failure", "FAILED", "WRONG", "error"):
         for i, line in enumerate(lines):
             if marker in line:

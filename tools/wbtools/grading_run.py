@@ -158,24 +158,30 @@ class Grader:
                 problems[e.key] = gs.Problem(
                     "link error", f"LINK ERROR: starter/{e.key}.cu compiles, but the tests do not "
                     "link with it (a missing or a duplicated definition?), so its checks score "
-                    f"0. The linker said:\n{gb.compiler_messages(attempt.output, slot)[-3000:]}")
+                    "0. The linker said:\n"
+                    + gb.unique_lines(gb.compiler_messages(attempt.output, slot))[-3000:])
                 gsub.write_if_changed(slot.staged / gsub.exercise_path(e),
                                       gsub.pristine_starter(e))
         return gb.build(slot, self.commands, options.build_jobs, options.build_timeout).ok, ""
 
     @staticmethod
     def _status(problems, outcomes, suite_timed_out):
+        """The first status that applies (see grading_score.STATUSES), and a
+        reason naming everything that went wrong."""
         broken = sorted(k for k, p in problems.items() if p.state in ("compile error", "link error"))
-        if broken:
-            return "compile-errors", f"{len(broken)} exercise(s) did not compile or link: " + ", ".join(broken)
         hung = [t.short_name for t in outcomes if t.reason.startswith("timed out")]
-        if suite_timed_out or hung:
-            return "timeout", ("the test run was stopped" if suite_timed_out else
-                               f"{len(hung)} test(s) timed out, first {hung[0]}")
         missing = sorted(k for k, p in problems.items() if p.state == "missing")
+        reasons = []
+        if broken:
+            reasons.append(f"{len(broken)} exercise(s) did not compile or link: " + ", ".join(broken))
+        if suite_timed_out:
+            reasons.append("the test run was stopped at --suite-timeout")
+        if hung:
+            reasons.append(f"{len(hung)} test(s) timed out, first {hung[0]}")
         if missing:
-            return "ok", f"{len(missing)} exercise file(s) not submitted"
-        return "ok", ""
+            reasons.append(f"{len(missing)} exercise file(s) not submitted")
+        status = "compile-errors" if broken else "timeout" if suite_timed_out or hung else "ok"
+        return status, "; ".join(reasons)
 
 
 def write_error_log(grade, out_dir):
@@ -273,6 +279,7 @@ def grade_batch(grader, folder, out_dir, jobs=1, regrade=False, log=print):
         return grade
 
     done = 0
+    warned = set()
     futures = {}
     interrupted = False
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
@@ -283,6 +290,10 @@ def grade_batch(grader, folder, out_dir, jobs=1, regrade=False, log=print):
             done += 1
             log(f"[{done}/{len(todo)}] {grade.submission}: {grade.score:g} of {grade.max_score:g} "
                 f"({grade.status}{': ' + grade.reason if grade.reason else ''})")
+            for warning in grade.warnings:
+                if warning not in warned:
+                    warned.add(warning)
+                    log(f"warning: {warning}")
     except (KeyboardInterrupt, gb.Interrupted):
         # Stop the running builds and tests; their submissions write nothing.
         interrupted = True
