@@ -37,6 +37,7 @@ CTEST_ABNORMAL_RE = re.compile(r"Test\s+#\d+: (\S+) .*?\*\*\*(Timeout|Exception:
 LEAN_OPTIONS = ("-DWB_BUILD_STARTER=ON", "-DWB_BUILD_TESTS=ON", "-DWB_BUILD_SOLUTIONS=OFF",
                 "-DWB_BUILD_MUTANTS=OFF", "-DWB_BUILD_TOOLS=OFF", "-DWB_BUILD_DOCS=OFF")
 GRACE_SECONDS = 5
+COMPILE_TIMEOUT = 600   # seconds to compile one exercise file on its own
 
 
 class Interrupted(Exception):
@@ -232,10 +233,11 @@ def compile_exercises(slot, all_exercises, commands, jobs, timeout):
     instant when it compiled and yields exactly its own errors when not."""
     build(slot, commands, jobs, timeout, [exercise_target(e) for e in all_exercises])
     errors = {}
+    limit = min(timeout, COMPILE_TIMEOUT)
     for e in all_exercises:
-        result = build(slot, commands, 1, timeout, [exercise_target(e)])
+        result = build(slot, commands, 1, limit, [exercise_target(e)])
         if result.timed_out:
-            errors[e.key] = f"the compiler did not finish within {timeout:.0f} s"
+            errors[e.key] = f"the compiler did not finish within {limit:.0f} s"
         elif not result.ok:
             errors[e.key] = compiler_messages(result.output, slot)
     return errors

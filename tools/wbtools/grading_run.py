@@ -6,6 +6,7 @@ scored Grade with the reason. Only Interrupted (Ctrl-C) escapes, and then
 nothing is written for the submission.
 """
 import concurrent.futures
+import contextlib
 import dataclasses
 import os
 import pathlib
@@ -28,7 +29,7 @@ class Options:
     gpu_note: str                  # the GPU, or why there is none
     build_jobs: int = 2            # parallel compilations in one build
     test_jobs: int = 4             # parallel tests in one CTest run
-    build_timeout: float = 3600.0  # seconds for one cmake --build
+    build_timeout: float = 3600.0  # seconds for one cmake --build of many targets
     suite_timeout: float = 3 * 3600.0
     cmake_args: tuple = ()
 
@@ -94,12 +95,8 @@ class Grader:
 
         inventory = gb.list_tests(slot, self.commands)
         gpu_missing = "" if options.gpu_present else options.gpu_note
-        if options.gpu_present:
-            with self.gpu_lock:
-                junit, output, timed_out = gb.run_tests(slot, self.commands, True,
-                                                        options.test_jobs, options.suite_timeout)
-        else:
-            junit, output, timed_out = gb.run_tests(slot, self.commands, False,
+        with self.gpu_lock if options.gpu_present else contextlib.nullcontext():
+            junit, output, timed_out = gb.run_tests(slot, self.commands, options.gpu_present,
                                                     options.test_jobs, options.suite_timeout)
         outcomes = gb.test_outcomes(inventory, junit, output, f"no GPU here: {gpu_missing}",
                                     timed_out, options.suite_timeout)
@@ -132,8 +129,9 @@ class Grader:
         time; one that breaks the build again scores 0 with the linker's
         messages and stays replaced. Suspects: the submitted files that
         differ from the starter in the sections that failed, those the
-        linker names first. False when even the pristine starter fails (the
-        grading machine's problem, not the student's)."""
+        linker names first. Returns (built, messages): built is False when
+        even the pristine starter fails (the grading machine's problem, not
+        the student's), with the build's messages."""
         options = self.options
         result = gb.build(slot, self.commands, options.build_jobs, options.build_timeout)
         if result.ok:
