@@ -69,7 +69,7 @@ wants solutions && ctest_stage solutions -j 8 -L 'solutions|host|meta|harness' \
   -LE 'starter|mutant|grading|perf|profile|sanitize'
 if wants starter; then
   ctest_stage starter -j 8 -L starter -LE 'perf|profile|sanitize'
-  python3 "$ROOT/tools/check_starter.py" --build "$BUILD" >"$LOG/starter-check.log" 2>&1
+  python3 "$ROOT/tools/check_starter.py" --build "$BUILD" --assume-pristine >"$LOG/starter-check.log" 2>&1
   note "starter-check: exit $?"
 fi
 wants profile && ctest_stage profile -L profile
@@ -121,6 +121,6 @@ wants grading && ctest_stage grading -L grading
   [ -f "$LOG/perf.log" ] && grep -hoE "[A-Za-z_]+ [0-9.]+ ms / [A-Za-z_]+ [0-9.]+ ms = .*" "$LOG/perf.log"
   [ -f "$LOG/perf.log" ] && grep -hE "^[0-9]+: (transpose|best|copy|reduce)[^|]*GB/s" "$LOG/perf.log" | head -20
   cat "$LOG/perf-repeat.log" 2>/dev/null
-  [ -f "$LOG/bench.log" ] && tail -n 60 "$LOG/bench.log"
+  [ -f "$LOG/bench.log" ] && grep -v "^\[" "$LOG/bench.log" | tail -n 120
 } >"$SUMMARY"
 cat "$SUMMARY"

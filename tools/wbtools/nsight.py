@@ -44,11 +44,10 @@ def find_tool(name):
 
 
 def profile(runner, kernel, qualified_name, metrics, timeout=120):
-    """Profile `runner kernel` under ncu; return {key: value} of the launch
-    whose demangled name starts with qualified_name."""
+    """Profile `runner kernel` under ncu; return ({key: value}, the runner's
+    output) for the launch of the kernel named qualified_name."""
     ncu = find_tool("ncu")
-    cmd = [ncu, "--csv", "--page", "raw", "--kernel-name-base", "demangled",
-           "--metrics", ",".join(metrics.values()), runner, kernel]
+    cmd = [ncu, "--csv", "--page", "raw", "--metrics", ",".join(metrics.values()), runner, kernel]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -71,8 +70,13 @@ def profile(runner, kernel, qualified_name, metrics, timeout=120):
     name_col = header.index("Kernel Name")
     app_output = "\n".join(l for l in proc.stdout.splitlines() if not l.startswith('"')
                            and not l.startswith("==PROF=="))
+    # ncu shortens scopes in the names it prints ("layout::setRowReadCol(int *)"
+    # for wb::layout::square::setRowReadCol); the runner launches one workbook
+    # kernel per process, so the function's own name identifies it.
+    wanted = qualified_name.split("::")[-1]
     for row in data:
-        if row[name_col].startswith(qualified_name + "("):
+        shown = re.sub(r"\(.*", "", row[name_col]).split("::")[-1]
+        if shown == wanted:
             values = {}
             for key, metric in metrics.items():
                 raw = row[header.index(metric)].replace(",", "")
