@@ -14,8 +14,11 @@ contract or a reference answer. Archives are read without extracting: no
 path leaves the submission, links are not followed, sizes are capped.
 
 Each submission is compiled against this repository's contracts, harness and
-tests in a build folder of its own slot (--work), configured once and reused:
-the next submission recompiles only the exercise files that differ. Each
+tests in a lean build (the starter objects, the tests and the kernel runner)
+under --work: one build folder per submission graded at once, configured
+once and reused, so the next submission recompiles only the exercise files
+that differ. An exercise file missing from a submission scores 0 (or is
+graded as the pristine starter: see missing_exercise in the points file). Each
 exercise is compiled on its own: one that does not compile scores 0 with the
 compiler's errors and the pristine starter takes its place, so the others are
 still graded; one that breaks linking is treated alike. Then the starter
@@ -32,7 +35,8 @@ written atomically:
                  exercise) name, score, max_score, output, visibility
   junit.xml      the same checks as a JUnit report
   summary.txt    for the student: points per section, exercise and check;
-                 what failed, with the first lines of each failure
+                 what failed, with the first lines of each failure (hidden
+                 checks are only counted, not shown)
 
 Points: grading/points.toml (or --points FILE) holds the points of every
 exercise for every kind of check (correctness, random sizes, use of shared
