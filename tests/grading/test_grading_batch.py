@@ -112,5 +112,20 @@ class BatchTest(unittest.TestCase):
         again[0].release()
 
 
+class StatusTest(unittest.TestCase):
+    def test_the_first_status_that_applies_and_every_reason(self):
+        hung = outcome("starter.layout.X.A", ("gpu",), gs.FAILED, reason="timed out after 120 s")
+        problems = {"layout/a": gs.Problem("compile error", ""),
+                    "layout/b": gs.Problem("refused", ""), "layout/c": gs.Problem("missing", "")}
+        status, reason = grun.Grader._status(problems, [hung], False)
+        self.assertEqual(status, "compile-errors")
+        for part in ("did not compile or link: layout/a", "refused", "layout/b",
+                     "1 test(s) timed out", "1 exercise file(s) not submitted"):
+            self.assertIn(part, reason)
+        self.assertEqual(grun.Grader._status({}, [hung], False)[0], "timeout")
+        self.assertEqual(grun.Grader._status({}, [], True)[0], "timeout")
+        self.assertEqual(grun.Grader._status({}, [], False), ("ok", ""))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -68,6 +68,7 @@ class ResultsJsonTest(unittest.TestCase):
             "not the sum": lambda d: d.update(score=d["score"] + 1),
             "tests must be a list": lambda d: d.update(tests={}),
             ".max_score must be a number": lambda d: d["tests"][0].update(max_score=True),
+            "extra_data.status": lambda d: d["extra_data"].update(status="fine"),
         }
         for expected, spoil in cases.items():
             with self.subTest(expected=expected):

@@ -176,18 +176,39 @@ class SafetyTest(SubmissionTest):
                     self.read(path)
 
 
+class IncludeTest(unittest.TestCase):
+    def test_contract_and_system_headers_are_fine(self):
+        source = (b'#include "layout/layout.cuh"\n#include <stdexcept>\n#include <cuda/std/span>\n'
+                  b'// #include "../solutions/layout/setRowReadCol.cu" in a comment\n')
+        self.assertEqual(gsub.unsafe_includes(source), [])
+
+    def test_ways_to_reach_the_reference_answer_are_refused(self):
+        attempts = [b'#include "../solutions/layout/setRowReadCol.cu"',
+                    b'  #  include <../solutions/layout/setRowReadCol.cu>',
+                    b'#include "/work/solutions/layout/setRowReadCol.cu"',
+                    b'%:include "../x.cu"',
+                    b'#/* hidden */include "a/../../x.cu"',
+                    b'#inc\\\nlude "../x.cu"',
+                    b'#include_next "../x.cu"',
+                    b'#import "../x.cu"',
+                    b'#define ANSWER "../solutions/layout/setRowReadCol.cu"\n#include ANSWER']
+        for source in attempts:
+            with self.subTest(source=source):
+                self.assertEqual(len(gsub.unsafe_includes(source)), 1)
+
+
 class StageTest(SubmissionTest):
     def test_stage_writes_every_exercise_and_only_changes(self):
         self.write("sub/starter/layout/setRowReadCol.cu")
         found = self.read(self.tmp / "sub")
         dest = self.tmp / "staged"
-        gsub.stage(found, dest, EXERCISES)
+        gsub.stage(found.contents, dest, EXERCISES)
         self.assertEqual((dest / "layout/setRowReadCol.cu").read_bytes(), KERNEL)
         pristine = EXERCISES[1].starter_file().read_bytes()
         self.assertEqual((dest / "layout/setRowReadColPad.cu").read_bytes(), pristine)
         before = (dest / "layout/setRowReadColPad.cu").stat().st_mtime_ns
         os.utime(dest / "layout/setRowReadColPad.cu", ns=(before - 10**9, before - 10**9))
-        gsub.stage(found, dest, EXERCISES)
+        gsub.stage(found.contents, dest, EXERCISES)
         self.assertEqual((dest / "layout/setRowReadColPad.cu").stat().st_mtime_ns,
                          before - 10**9, "an unchanged file must not be rewritten")
         self.assertEqual(sorted(p.name for p in dest.rglob("*.tmp")), [])

@@ -204,6 +204,9 @@ def validate_results(doc):
         if "output_format" in test and test["output_format"] not in OUTPUT_FORMATS:
             problems.append(f"{where}.output_format {test['output_format']!r} is not one of "
                             f"{OUTPUT_FORMATS}")
+    extra = doc.get("extra_data", {})
+    if isinstance(extra, dict) and "status" in extra and extra["status"] not in gs.STATUSES:
+        problems.append(f"extra_data.status {extra['status']!r} is not one of {gs.STATUSES}")
     if _number(doc.get("score")) and abs(total - doc["score"]) > 1e-6 * max(1.0, total):
         problems.append(f"score {doc['score']} is not the sum of the tests' scores {total}")
     return problems

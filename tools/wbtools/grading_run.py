@@ -79,7 +79,17 @@ class Grader:
             for key in submission.missing:
                 problems[key] = gs.Problem("missing", f"NOT GRADED: starter/{key}.cu is not in "
                                            "the submission, so its checks score 0")
-        gsub.stage(submission, slot.staged, self.all_exercises)
+        for key, data in submission.contents.items():
+            unsafe = gsub.unsafe_includes(data)
+            if unsafe:
+                section = key.split("/")[0]
+                problems[key] = gs.Problem(
+                    "refused", f"REFUSED: starter/{key}.cu includes what an exercise may not "
+                    f"({unsafe[0]}): only the contract headers (such as \"{section}/{section}.cuh\") "
+                    "and system headers may be included, by a plain path without '..'. "
+                    "Its checks score 0.")
+        gsub.stage({k: v for k, v in submission.contents.items() if k not in problems},
+                   slot.staged, self.all_exercises)
 
         configured = gb.configure(slot, options.cmake_args, self.commands, options.build_timeout)
         if not configured.ok:
@@ -115,7 +125,7 @@ class Grader:
         errors = gb.compile_exercises(slot, self.all_exercises, self.commands, options.build_jobs,
                                       options.build_timeout)
         for e in self.all_exercises:
-            if e.key in errors and e.key in submission.contents:
+            if e.key in errors and e.key in submission.contents and e.key not in problems:
                 problems[e.key] = gs.Problem(
                     "compile error", f"COMPILE ERROR: starter/{e.key}.cu does not compile, so its "
                     f"checks score 0. The compiler said:\n{errors[e.key]}")
@@ -167,18 +177,23 @@ class Grader:
         """The first status that applies (see grading_score.STATUSES), and a
         reason naming everything that went wrong."""
         broken = sorted(k for k, p in problems.items() if p.state in ("compile error", "link error"))
+        refused = sorted(k for k, p in problems.items() if p.state == "refused")
         hung = [t.short_name for t in outcomes if t.reason.startswith("timed out")]
         missing = sorted(k for k, p in problems.items() if p.state == "missing")
         reasons = []
         if broken:
             reasons.append(f"{len(broken)} exercise(s) did not compile or link: " + ", ".join(broken))
+        if refused:
+            reasons.append(f"{len(refused)} exercise(s) refused for an #include outside the "
+                           "contracts: " + ", ".join(refused))
         if suite_timed_out:
             reasons.append("the test run was stopped at --suite-timeout")
         if hung:
             reasons.append(f"{len(hung)} test(s) timed out, first {hung[0]}")
         if missing:
             reasons.append(f"{len(missing)} exercise file(s) not submitted")
-        status = "compile-errors" if broken else "timeout" if suite_timed_out or hung else "ok"
+        status = ("compile-errors" if broken or refused else
+                  "timeout" if suite_timed_out or hung else "ok")
         return status, "; ".join(reasons)
 
 

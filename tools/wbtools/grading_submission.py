@@ -14,6 +14,7 @@ import dataclasses
 import lzma
 import os
 import pathlib
+import re
 import stat
 import tarfile
 import zipfile
@@ -263,6 +264,29 @@ def read(path, all_exercises=None):
     return Submission(contents, found_at, missing, list(notes))
 
 
+# A preprocessor include: '#' or the digraph '%:', maybe comments, 'include'.
+INCLUDE_RE = re.compile(rb"^\s*(?:#|%:)(?:\s|/\*.*?\*/)*(?:include|include_next|import)\b(.*)$")
+LITERAL_INCLUDE_RE = re.compile(rb"""^\s*(?:"([^"]*)"|<([^>]*)>)""")
+
+
+def unsafe_includes(source):
+    """The #include lines of an exercise file that could reach past the
+    contracts and the system headers: a path with '..' or an absolute one
+    (from chapters/ on the include path, ../solutions/ is the reference
+    answer), or a computed include whose path a macro hides."""
+    joined = re.sub(rb"\\\r?\n", b"", source)   # join continued lines first
+    found = []
+    for line in joined.splitlines():
+        m = INCLUDE_RE.match(line)
+        if not m:
+            continue
+        literal = LITERAL_INCLUDE_RE.match(m.group(1))
+        path = (literal.group(1) or literal.group(2)) if literal else None
+        if path is None or path.startswith(b"/") or b".." in path.replace(b"\\", b"/").split(b"/"):
+            found.append(line.decode("utf-8", "replace").strip())
+    return found
+
+
 def write_if_changed(path, data):
     """Write data unless the file already holds it, so the build recompiles
     only exercises whose text changed (a fresh write gets a fresh mtime)."""
@@ -283,11 +307,12 @@ def pristine_starter(e, root=wbex.ROOT):
     return e.starter_file(root).read_bytes()
 
 
-def stage(submission, dest, all_exercises):
+def stage(contents, dest, all_exercises):
     """Write every exercise file into dest/<section>/<exercise>.cu: the
-    student's where submitted, else the pristine starter (so the build
-    always has every file; missing ones are scored by policy)."""
+    student's where `contents` (exercise key -> bytes) has it, else the
+    pristine starter (so the build always has every file; missing ones are
+    scored by policy)."""
     for e in all_exercises:
-        data = submission.contents.get(e.key)
+        data = contents.get(e.key)
         write_if_changed(pathlib.Path(dest) / exercise_path(e),
                          data if data is not None else pristine_starter(e))
