@@ -13,6 +13,9 @@ it) lost its points with the compiler's errors shown, that the empty one is
 scored 0 with its reason, that points.toml matches the suite (no check
 without tests), and that grading again resumes without regrading.
 
+The GPU checks are left out (--no-gpu) unless --gpu is given: with them,
+the class takes tens of minutes on a GPU (the sanitizer and profiler runs),
+and the solutions must then earn every point but the performance ones.
 The build folders live in --work and are reused from run to run.
 Exit 0 pass, 1 fail, 77 skipped (Python older than 3.11).
 """
@@ -66,9 +69,10 @@ class Checker:
             print(f"FAIL: {message}")
 
 
-def grade(submissions, out, work, cmake_args):
+def grade(submissions, out, args):
     cmd = [sys.executable, str(ROOT / "tools" / "grade.py"), "--batch", str(submissions),
-           "--out", str(out), "--work", str(work)] + [f"--cmake-arg={a}" for a in cmake_args]
+           "--out", str(out), "--work", str(args.work)]
+    cmd += [f"--cmake-arg={a}" for a in args.cmake_arg] + ([] if args.gpu else ["--no-gpu"])
     print("+ " + " ".join(cmd), flush=True)
     proc = subprocess.run(cmd, capture_output=True, text=True)
     print(proc.stdout + proc.stderr, flush=True)
@@ -146,6 +150,8 @@ def main():
                     help="build folders for the grading builds (kept and reused)")
     ap.add_argument("--cmake-arg", action="append", default=[], metavar="ARG",
                     help="passed on to the grader (e.g. -DCMAKE_CUDA_ARCHITECTURES=90)")
+    ap.add_argument("--gpu", action="store_true",
+                    help="run the GPU checks too (needs a GPU; tens of minutes)")
     ap.add_argument("--keep", action="store_true", help="keep the graded outputs")
     args = ap.parse_args()
     check = Checker()
@@ -154,14 +160,14 @@ def main():
         submissions, out = tmp / "submissions", tmp / "graded"
         submissions.mkdir()
         make_class(submissions)
-        first = grade(submissions, out, args.work, args.cmake_arg)
+        first = grade(submissions, out, args)
         check.expect(first.returncode == 0, f"grading exited {first.returncode}")
         docs = check_results(out, check)
         gpu_used = bool(docs) and not any(d["extra_data"]["gpu_missing"] for d in docs.values())
         check_scores(docs, check, gpu_used)
         check_gradebook(out, docs, check)
         before = {n: (out / n / gr.RESULTS).stat().st_mtime_ns for n in docs}
-        again = grade(submissions, out, args.work, args.cmake_arg)
+        again = grade(submissions, out, args)
         check.expect(again.returncode == 0 and "4 of 4 submissions already graded" in again.stdout,
                      "grading again did not resume (every submission was graded already)")
         check.expect(before == {n: (out / n / gr.RESULTS).stat().st_mtime_ns for n in docs},
