@@ -15,16 +15,16 @@ from wbtools.results import TestResult
 GPU = ("layout", "starter", "gpu")
 HOST = ("reduction", "starter", "host")
 CTEST_OUTPUT = """\
-1/4 Test #1: starter.layout.A/GpuLayout.SingleBlock/square_setRowReadCol ....***Timeout 120.01 sec
-2/4 Test #2: starter.layout.A/GpuLayout.SingleBlock/rect_setRowReadCol .....***Exception: SegFault  0.12 sec
+1/4 Test #1: starter.layout.A/GpuLayout.One/square_setRowReadCol ....***Timeout 120.01 sec
+2/4 Test #2: starter.layout.A/GpuLayout.One/rect_setRowReadCol ***Exception: SegFault 0.1 sec
 3/4 Test #3: starter.reduction.HostEffectiveBandwidth.A ...................   Passed    0.01 sec
 """
 
 
 class OutcomesTest(unittest.TestCase):
     def test_outcomes_from_junit_and_ctest_output(self):
-        inventory = [("starter.layout.A/GpuLayout.SingleBlock/square_setRowReadCol", GPU),
-                     ("starter.layout.A/GpuLayout.SingleBlock/rect_setRowReadCol", GPU),
+        inventory = [("starter.layout.A/GpuLayout.One/square_setRowReadCol", GPU),
+                     ("starter.layout.A/GpuLayout.One/rect_setRowReadCol", GPU),
                      ("starter.reduction.HostEffectiveBandwidth.A", HOST),
                      ("starter.reduction.HostEffectiveBandwidth.B", HOST),
                      ("starter.layout.profile.square_setRowReadCol",

@@ -16,7 +16,8 @@ class PointsFileTest(unittest.TestCase):
         self.assertEqual(checks[("layout/setRowReadColPad", "correctness")], (6.0, False))
         self.assertEqual(checks[("layout/setRowReadColPad", "shared_memory")], (2.0, True))
         self.assertEqual(checks[("layout/setRowReadCol", "shared_memory")], (2.0, False))
-        self.assertEqual(checks[("layout", "performance")], (3.0, True), "kinds.performance is hidden")
+        self.assertEqual(checks[("layout", "performance")], (3.0, True),
+                         "kinds.performance is hidden")
         self.assertEqual(checks[("reduction/effectiveBandwidth", "host")], (5.0, False))
         self.assertNotIn(("reduction/effectiveBandwidth", "correctness"), checks,
                          "a check worth 0 points is no check")
@@ -65,7 +66,8 @@ class PointsErrorTest(unittest.TestCase):
 
     def test_points_must_be_numbers(self):
         self.assertIn("must be a number", self.error(POINTS_TEXT.replace("host = 5", 'host = "5"')))
-        self.assertIn("must be a number", self.error(POINTS_TEXT.replace("host = 5", "host = true")))
+        self.assertIn("must be a number",
+                      self.error(POINTS_TEXT.replace("host = 5", "host = true")))
 
     def test_unknown_exercise_and_section(self):
         message = self.error(POINTS_TEXT + "\n[layout.setRowReadRoww]\ncorrectness = 1\n")
@@ -81,7 +83,8 @@ class PointsErrorTest(unittest.TestCase):
 
     def test_bad_kind_definitions(self):
         self.assertIn("regular expression",
-                      self.error(POINTS_TEXT.replace('match = "DeclaresItsShared"', 'match = "(("')))
+                      self.error(POINTS_TEXT.replace('match = "DeclaresItsShared"',
+                                                     'match = "(("')))
         self.assertIn("kinds.shared_memory.requires",
                       self.error(POINTS_TEXT.replace('requires = ["correctness"]',
                                                      'requires = ["speed"]')))

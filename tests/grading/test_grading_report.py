@@ -22,7 +22,8 @@ def sample_grade(gpu_missing=""):
         outcome("starter.layout.Layout/GpuLayout.SingleBlock/square_setRowReadCol", GPU, gs.PASSED),
         outcome("starter.layout.Layout/GpuLayout.DeclaresItsSharedTile/square_setRowReadCol", GPU,
                 gs.FAILED, output="layout_test.cu:45: Failure\nExpected equality of these values:\n"
-                "  attr.sharedSizeBytes\n    Which is: 0\nsquare_setRowReadCol must declare a tile"),
+                "  attr.sharedSizeBytes\n    Which is: 0\n"
+                "square_setRowReadCol must declare a tile"),
         outcome("starter.layout.Layout/GpuLayout.SingleBlock/square_setRowReadColPad", GPU,
                 gs.FAILED, reason="timed out after 120 s: the kernel may never return"),
         outcome("starter.layout.PerfLayout.A", ("layout", "starter", "perf"), gs.NOT_RUN,
@@ -53,7 +54,8 @@ class ResultsJsonTest(unittest.TestCase):
         hidden = {t["name"]: t["visibility"] for t in doc["tests"]}
         self.assertEqual(hidden["layout: performance"], "after_due_date")
         self.assertEqual(hidden["layout/setRowReadCol: correctness"], "visible")
-        compile_error = next(t for t in doc["tests"] if t["name"].startswith("reduction/reduceSmem"))
+        compile_error = next(t for t in doc["tests"]
+                             if t["name"].startswith("reduction/reduceSmem"))
         self.assertIn("error: identifier", compile_error["output"])
 
     def test_schema_violations_are_found(self):

@@ -40,14 +40,16 @@ class LayoutTest(SubmissionTest):
         self.write("sub/starter/layout/setRowReadCol.cu")
         found = self.read(self.tmp / "sub")
         self.assertEqual(found.contents, {"layout/setRowReadCol": KERNEL})
-        self.assertEqual(found.found_at, {"layout/setRowReadCol": "starter/layout/setRowReadCol.cu"})
+        self.assertEqual(found.found_at,
+                         {"layout/setRowReadCol": "starter/layout/setRowReadCol.cu"})
         self.assertIn("layout/setRowReadColPad", found.missing)
 
     def test_sections_at_the_top(self):
         self.write("sub/layout/setRowReadColPad.cu")
         self.write("sub/reduction/reduceSmem.cu")
         found = self.read(self.tmp / "sub")
-        self.assertEqual(sorted(found.contents), ["layout/setRowReadColPad", "reduction/reduceSmem"])
+        self.assertEqual(sorted(found.contents),
+                         ["layout/setRowReadColPad", "reduction/reduceSmem"])
 
     def test_one_wrapping_folder(self):
         self.write("sub/alice-hw5/starter/reduction/reduceSmem.cu")

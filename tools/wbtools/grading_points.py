@@ -8,6 +8,7 @@ an instructor who edits it is never left with a traceback.
 import dataclasses
 import pathlib
 import re
+import sys
 
 from . import exercises as wbex
 
@@ -33,7 +34,6 @@ class PointsError(ValueError):
 
 def require_tomllib():
     if tomllib is None:
-        import sys
         raise PointsError("reading grading/points.toml needs Python 3.11 or newer (for tomllib); "
                           f"this is Python {sys.version.split()[0]}")
 
@@ -241,7 +241,8 @@ def _read_section(reader, section, spec, kinds, section_exercises):
         reader.table(section, SECTION_TABLE, spec.get(SECTION_TABLE, {})), kinds)
     for kind, points in wide.items():
         if points > 0:
-            checks.append(Check(section, None, kind, points, kinds[kind].hidden or kind in wide_hidden))
+            checks.append(Check(section, None, kind, points,
+                                kinds[kind].hidden or kind in wide_hidden))
     return checks
 
 

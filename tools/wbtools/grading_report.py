@@ -166,7 +166,8 @@ def validate_results(doc):
         problems.append("score must be a number >= 0")
     if "visibility" in doc and doc["visibility"] not in VISIBILITIES:
         problems.append(f"visibility {doc['visibility']!r} is not one of {VISIBILITIES}")
-    if "execution_time" in doc and (not _number(doc["execution_time"]) or doc["execution_time"] < 0):
+    if "execution_time" in doc and (not _number(doc["execution_time"])
+                                    or doc["execution_time"] < 0):
         problems.append("execution_time must be a number >= 0")
     tests = doc.get("tests")
     if not isinstance(tests, list):
@@ -253,7 +254,8 @@ def junit_document(grade, split):
         suite.set("failures", str(failures))
         suite.set("skipped", str(skipped))
     ET.indent(suites)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            + ET.tostring(suites, encoding="unicode") + "\n")
 
 
 def overview(grade):
@@ -266,7 +268,8 @@ def overview(grade):
              + (" in the visible checks" if hidden else ""),
              f"Status: {grade.status}" + (f" ({grade.reason})" if grade.reason else "")]
     if hidden:
-        lines.append(f"{len(hidden)} hidden checks worth {_points(sum(r.max_score for r in hidden)):g} "
+        worth = _points(sum(r.max_score for r in hidden))
+        lines.append(f"{len(hidden)} hidden checks worth {worth:g} "
                      "more points are graded too; they are shown after the due date.")
     if grade.gpu_missing:
         lines.append(f"No GPU was used ({grade.gpu_missing}): the GPU checks were NOT RUN "

@@ -51,8 +51,9 @@ class Grader:
             grade = self._grade(pathlib.Path(source), name, slot)
         except gb.Interrupted:
             raise
-        except Exception as err:  # a grader bug: score it as an error, keep the trace for the instructor
-            grade = self._failed(name, "error", f"internal grader error: {type(err).__name__}: {err}")
+        except Exception as err:  # a grader bug: an error for the gradebook, the trace for the log
+            grade = self._failed(name, "error",
+                                 f"internal grader error: {type(err).__name__}: {err}")
             grade.warnings.append(traceback.format_exc())
         grade.seconds = time.monotonic() - started
         return grade
@@ -85,8 +86,9 @@ class Grader:
                 section = key.split("/")[0]
                 problems[key] = gs.Problem(
                     "refused", f"REFUSED: starter/{key}.cu includes what an exercise may not "
-                    f"({unsafe[0]}): only the contract headers (such as \"{section}/{section}.cuh\") "
-                    "and system headers may be included, by a plain path without '..'. "
+                    f"({unsafe[0]}): only the contract headers (such as "
+                    f"\"{section}/{section}.cuh\") and system headers may be included, by a "
+                    "plain path without '..'. "
                     "Its checks score 0.")
         gsub.stage({k: v for k, v in submission.contents.items() if k not in problems},
                    slot.staged, self.all_exercises)
@@ -176,13 +178,15 @@ class Grader:
     def _status(problems, outcomes, suite_timed_out):
         """The first status that applies (see grading_score.STATUSES), and a
         reason naming everything that went wrong."""
-        broken = sorted(k for k, p in problems.items() if p.state in ("compile error", "link error"))
+        broken = sorted(k for k, p in problems.items()
+                        if p.state in ("compile error", "link error"))
         refused = sorted(k for k, p in problems.items() if p.state == "refused")
         hung = [t.short_name for t in outcomes if t.reason.startswith("timed out")]
         missing = sorted(k for k, p in problems.items() if p.state == "missing")
         reasons = []
         if broken:
-            reasons.append(f"{len(broken)} exercise(s) did not compile or link: " + ", ".join(broken))
+            reasons.append(f"{len(broken)} exercise(s) did not compile or link: "
+                           + ", ".join(broken))
         if refused:
             reasons.append(f"{len(refused)} exercise(s) refused for an #include outside the "
                            "contracts: " + ", ".join(refused))

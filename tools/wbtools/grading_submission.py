@@ -133,7 +133,8 @@ def _regular_file_under(root, relative):
         if stat.S_ISLNK(info.st_mode):
             return False, "/".join(parts[:i + 1])
         last = i == len(parts) - 1
-        if (last and not stat.S_ISREG(info.st_mode)) or (not last and not stat.S_ISDIR(info.st_mode)):
+        expected = stat.S_ISREG if last else stat.S_ISDIR
+        if not expected(info.st_mode):
             return False, None
     return True, None
 
