@@ -47,8 +47,9 @@ class Interrupted(Exception):
 @dataclasses.dataclass
 class CommandResult:
     returncode: object   # int, or None when it never finished
-    output: str
+    output: str          # standard output, with standard error unless kept apart
     timed_out: bool = False
+    errors: str = ""     # standard error when kept apart
 
     @property
     def ok(self):
@@ -63,23 +64,23 @@ class Commands:
         self._running = set()
         self.stopping = False
 
-    def run(self, cmd, timeout, cwd=wbex.ROOT):
+    def run(self, cmd, timeout, cwd=wbex.ROOT, separate_errors=False):
         if self.stopping:
             raise Interrupted()
         proc = subprocess.Popen([str(c) for c in cmd], cwd=cwd, env=wbbuild.env_with_cuda(),
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True, errors="replace",
-                                start_new_session=True)
+                                stderr=subprocess.PIPE if separate_errors else subprocess.STDOUT,
+                                text=True, errors="replace", start_new_session=True)
         with self._lock:
             self._running.add(proc)
         timed_out = False
         try:
             try:
-                output, _ = proc.communicate(timeout=timeout)
+                output, errors = proc.communicate(timeout=timeout)
             except subprocess.TimeoutExpired:
                 timed_out = True
                 self._stop(proc)
-                output, _ = proc.communicate()
+                output, errors = proc.communicate()
         except BaseException:
             self._stop(proc)
             raise
@@ -88,7 +89,8 @@ class Commands:
                 self._running.discard(proc)
         if self.stopping:
             raise Interrupted()
-        return CommandResult(None if timed_out else proc.returncode, output, timed_out)
+        return CommandResult(None if timed_out else proc.returncode, output, timed_out,
+                             errors or "")
 
     def stop_all(self):
         """Stop every running command; their callers raise Interrupted."""
@@ -267,12 +269,11 @@ def failing_sections(output, all_exercises):
 def list_tests(slot, commands, timeout=600):
     """[(name, labels)] of every starter test CTest knows in the build."""
     result = commands.run(["ctest", "--test-dir", slot.build, "-N", "--show-only=json-v1"],
-                          timeout)
+                          timeout, separate_errors=True)
     if not result.ok:
-        raise RuntimeError(f"ctest could not list the tests:\n{result.output[-3000:]}")
+        raise RuntimeError(f"ctest could not list the tests:\n{result.errors[-3000:]}")
     try:
-        # CTest may print warnings before the JSON document.
-        document = json.loads(result.output[result.output.index("{"):])
+        document = json.loads(result.output)
     except ValueError as err:
         raise RuntimeError(f"ctest's test list is not JSON ({err})") from None
     tests = []
