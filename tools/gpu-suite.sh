@@ -74,7 +74,7 @@ if wants starter; then
 fi
 wants profile && ctest_stage profile -L profile
 wants sanitize && ctest_stage sanitize -j 4 -L sanitize
-wants mutant && ctest_stage mutant -j 2 -L mutant
+wants mutant && ctest_stage mutant -V -L mutant
 if wants perf; then
   ctest_stage perf -V -L perf -L solutions
   # Repeats inside each section's process: GoogleTest runs the Perf* tests
@@ -85,7 +85,11 @@ if wants perf; then
     [ -x "$exe" ] || continue
     "$exe" --gtest_filter='Perf*' --gtest_repeat="$PERF_RUNS" --gtest_brief=1 \
       >"$LOG/perf-repeat-$section.log" 2>&1
-    failed=$(grep -c "^\[  FAILED  \] .* tests\?, listed below" "$LOG/perf-repeat-$section.log")
+    # Each iteration ends with "[==========] N tests from ... ran."; a run
+    # failed when one of its tests printed "[  FAILED  ] Name (T ms)".
+    failed=$(awk '/^\[  FAILED  \] .* \([0-9]+ ms\)$/ { bad = 1 }
+                  /^\[==========\] .* ran\./ { if (bad) n++; bad = 0 }
+                  END { print n + 0 }' "$LOG/perf-repeat-$section.log")
     echo "perf-repeat $section: $failed of $PERF_RUNS runs had a failing performance test" \
       | tee -a "$LOG/perf-repeat.log" >>"$LOG/stages.txt"
   done
@@ -114,8 +118,9 @@ wants grading && ctest_stage grading -L grading
   done
   [ -f "$LOG/starter-check.log" ] && tail -3 "$LOG/starter-check.log"
   if [ -f "$LOG/mutant.log" ]; then
-    grep -hoE "(KILLED|SURVIVED) mutant .*" "$LOG/mutant.log" | sort
-    killed=$(grep -c "KILLED mutant" "$LOG/mutant.log"); total=$(grep -cE "(KILLED|SURVIVED) mutant" "$LOG/mutant.log")
+    grep -hoE "(KILLED|SURVIVED) mutant [^<]*" "$LOG/mutant.log" | sort
+    killed=$(grep -cE "KILLED mutant" "$LOG/mutant.log")
+    total=$(grep -cE "(KILLED|SURVIVED) mutant" "$LOG/mutant.log")
     echo "mutant kill rate: $killed of $total"
   fi
   [ -f "$LOG/perf.log" ] && grep -hoE "[A-Za-z_]+ [0-9.]+ ms / [A-Za-z_]+ [0-9.]+ ms = .*" "$LOG/perf.log"

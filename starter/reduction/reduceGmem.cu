@@ -31,17 +31,23 @@ __global__ void reduceGmem(int* g_idata, int* g_odata, unsigned int n) {
   // makes a step's stores visible to the whole warp before the next step
   // reads them.
   if (tid < 32) {
-    if (tid + 32 < remaining) idata[tid] += idata[tid + 32];
+    // The book's volatile pointer: every step really goes to memory. On
+    // Volta and later volatile alone does not order the lanes of a warp;
+    // __syncwarp() between the steps does. (Without volatile the compiler
+    // may serve these loads from L1, and the comparison with reduceSmem
+    // measures the L1 cache instead of global memory: see notes.md.)
+    volatile int* vdata = idata;
+    if (tid + 32 < remaining) vdata[tid] += vdata[tid + 32];
     __syncwarp();
-    if (tid < 16 && tid + 16 < remaining) idata[tid] += idata[tid + 16];
+    if (tid < 16 && tid + 16 < remaining) vdata[tid] += vdata[tid + 16];
     __syncwarp();
-    if (tid < 8 && tid + 8 < remaining) idata[tid] += idata[tid + 8];
+    if (tid < 8 && tid + 8 < remaining) vdata[tid] += vdata[tid + 8];
     __syncwarp();
-    if (tid < 4 && tid + 4 < remaining) idata[tid] += idata[tid + 4];
+    if (tid < 4 && tid + 4 < remaining) vdata[tid] += vdata[tid + 4];
     __syncwarp();
-    if (tid < 2 && tid + 2 < remaining) idata[tid] += idata[tid + 2];
+    if (tid < 2 && tid + 2 < remaining) vdata[tid] += vdata[tid + 2];
     __syncwarp();
-    if (tid < 1 && tid + 1 < remaining) idata[tid] += idata[tid + 1];
+    if (tid < 1 && tid + 1 < remaining) vdata[tid] += vdata[tid + 1];
   }
 
   if (tid == 0) g_odata[blockIdx.x] = idata[0];
