@@ -31,11 +31,10 @@ __global__ void reduceGmem(int* g_idata, int* g_odata, unsigned int n) {
   // makes a step's stores visible to the whole warp before the next step
   // reads them.
   if (tid < 32) {
-    // The book's volatile pointer: every step really goes to memory. On
-    // Volta and later volatile alone does not order the lanes of a warp;
-    // __syncwarp() between the steps does. (Without volatile the compiler
-    // may serve these loads from L1, and the comparison with reduceSmem
-    // measures the L1 cache instead of global memory: see notes.md.)
+    // The book's volatile pointer: every step really loads and stores
+    // global memory instead of keeping a sum in a register. On Volta and
+    // later volatile alone does not order the lanes of a warp; the
+    // __syncwarp() between the steps does.
     volatile int* vdata = idata;
     if (tid + 32 < remaining) vdata[tid] += vdata[tid + 32];
     __syncwarp();
