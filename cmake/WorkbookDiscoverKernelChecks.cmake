@@ -40,11 +40,11 @@ foreach(line IN LISTS lines)
     add_test("${test}" "${WB_PYTHON}" "${WB_TOOLS}/profile_check.py" --runner "${WB_RUNNER}"
              --kernel "${section}/${id}" --name "${name}" ${expect})
     set_tests_properties("${test}" PROPERTIES LABELS "${section};${WB_IMPL};profile"
-                         SKIP_RETURN_CODE 77 RUN_SERIAL TRUE TIMEOUT 300)
+                         SKIP_RETURN_CODE 77 RUN_SERIAL TRUE TIMEOUT 240)
   endif()
   set(test "${WB_IMPL}.${section}.sanitize.${id}")
   add_test("${test}" "${WB_PYTHON}" "${WB_TOOLS}/sanitize_check.py" --runner "${WB_RUNNER}"
            --kernel "${section}/${id}")
   set_tests_properties("${test}" PROPERTIES LABELS "${section};${WB_IMPL};sanitize"
-                       SKIP_RETURN_CODE 77 TIMEOUT 900)
+                       SKIP_RETURN_CODE 77 TIMEOUT 360)
 endforeach()

@@ -20,7 +20,7 @@ endif()
 # Seconds a test may run before CTest stops it, by kind. A kernel that never
 # returns is reported as a timeout and the rest of the suite goes on.
 set(WB_TIMEOUT_host 60 CACHE STRING "Timeout of a host test, in seconds")
-set(WB_TIMEOUT_gpu 120 CACHE STRING "Timeout of a GPU correctness test, in seconds")
+set(WB_TIMEOUT_gpu 60 CACHE STRING "Timeout of a GPU correctness test, in seconds")
 set(WB_TIMEOUT_perf 300 CACHE STRING "Timeout of a GPU performance test, in seconds")
 
 # wb_register_gtests(<executable> PREFIX <text> LABELS <labels...> [KINDS <kinds...>])

@@ -38,10 +38,12 @@ def main():
                 print(f"  {f}")
             failed = True
         elif rc != 0:
-            print(f"FAILED {args.kernel}: under {tool} the kernel "
-                  f"{'gave a wrong result' if rc == 1 else 'failed'} (exit {rc}):")
+            what = {1: "gave a wrong result", 124: "never returned"}.get(rc, "failed")
+            print(f"FAILED {args.kernel}: under {tool} the kernel {what} (exit {rc}):")
             print("  " + "\n  ".join(l for l in out.splitlines() if l.strip())[-1500:])
             failed = True
+            if rc == 124:
+                break  # the other tools would wait just as long
         else:
             print(f"{args.kernel}: {tool} clean")
     return 1 if failed else 0

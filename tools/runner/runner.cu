@@ -8,11 +8,15 @@
 //   wb_run ID            run section/id (e.g. layout/square_setRowReadCol)
 //
 // Exit status: 0 the output was right; 1 it was wrong (the reason is
-// printed); 2 bad arguments; 3 a CUDA error; 77 no usable GPU (CTest reads
+// printed); 2 bad arguments; 3 a CUDA error; 124 the launch did not finish
+// within WB_RUN_TIMEOUT seconds (default 60); 77 no usable GPU (CTest reads
 // 77 as "skipped").
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 
 #include "registry.h"
 #include "wb/cuda_check.h"
@@ -40,8 +44,26 @@ int usage(const char* why) {
                "               global-store-sectors-per-request (- when not graded)\n"
                "  --gpu-check  exit 0 with a usable GPU, 77 (and the reason) without\n"
                "  SECTION/ID   launch that kernel once at a small size and check its output\n"
-               "exit: 0 right, 1 wrong, 2 usage, 3 CUDA error, 77 no usable GPU\n");
+               "exit: 0 right, 1 wrong, 2 usage, 3 CUDA error, 124 timed out (WB_RUN_TIMEOUT,\n"
+               "      default 60 s), 77 no usable GPU\n");
   return 2;
+}
+
+/// A kernel that never returns would hang the profiler or the sanitizer
+/// wrapped around this process until CTest's own limit. The watchdog ends the
+/// process after WB_RUN_TIMEOUT seconds (default 60; every workbook launch
+/// here takes milliseconds, even under a sanitizer) and says why.
+void startWatchdog(const std::string& what) {
+  const char* env = std::getenv("WB_RUN_TIMEOUT");
+  const int seconds = env ? std::atoi(env) : 60;
+  if (seconds <= 0) return;
+  std::thread([what, seconds] {
+    std::this_thread::sleep_for(std::chrono::seconds(seconds));
+    std::printf("TIMEOUT %s did not finish within %d s: a kernel that never returns?\n",
+                what.c_str(), seconds);
+    std::fflush(stdout);
+    std::_Exit(124);
+  }).detach();
 }
 
 std::string ways(const std::optional<double>& w) {  // or sectors
@@ -81,6 +103,7 @@ int main(int argc, char** argv) {
       std::printf("skipped: %s\n", reason->c_str());
       return 77;
     }
+    startWatchdog(arg);
     try {
       const std::string problem = k.runOnce();
       if (!problem.empty()) {
