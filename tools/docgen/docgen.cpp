@@ -118,7 +118,7 @@ void drawRegion(Svg& svg, double x, double y, int rows, int cols, double cell,
   for (int lane = 0; lane < 32; ++lane) {
     const transpose::Cell at = cellOfLane(lane);
     svg.rect(x + at.col * cell, y + at.row * cell, cell, cell, "#3b6fb6", "#000", 0.8);
-    svg.text(x + at.col * cell + cell / 2, y + at.row * cell + cell - 3, std::to_string(lane), 6.5,
+    svg.text(x + at.col * cell + cell / 2, y + at.row * cell + cell - 2.5, std::to_string(lane), 5,
              "middle", "bold", "white");
   }
 }
@@ -126,16 +126,16 @@ void drawRegion(Svg& svg, double x, double y, int rows, int cols, double cell,
 void drawTransposeTile() {
   using namespace transpose;
   const TileGeometry g = kPaddedTile;
-  const double cell = 12;
-  Svg svg(1120, 600);
+  const double cell = 9;
+  Svg svg(900, 515);
   svg.text(20, 24, "One block of transposeSmemPad (32 x 16 threads): warp 0 in each phase", 15,
            "start", "bold");
   // Read phase: block (0, 0), thread (lane, 0).
-  drawRegion(svg, 20, 70, g.blockY, g.blockX, cell, "input, 16 x 32 (read: one row, coalesced)",
+  drawRegion(svg, 20, 70, g.blockY, g.blockX, cell, "input 16 x 32: read one row",
              [&](int lane) { return readCell(g, 0, 0, lane, 0, 0); }, "#e8eef7");
   // The tile: write phase reads a column (two 16-row columns per warp).
-  drawRegion(svg, 430, 70, g.blockY, g.pitch(), cell,
-             "shared tile, 16 x (32 + 2) (read: down two columns)",
+  drawRegion(svg, 340, 70, g.blockY, g.pitch(), cell,
+             "tile 16 x (32+2): read two columns",
              [&](int lane) {
                const int off = tileReadOffset(g, lane % g.blockX, lane / g.blockX, 0);
                return Cell{off / g.pitch(), off % g.pitch()};
@@ -143,35 +143,30 @@ void drawTransposeTile() {
              "#f3ecdf");
   for (int r = 0; r < g.blockY; ++r) {
     for (int c = g.blockX; c < g.pitch(); ++c) {
-      svg.rect(430 + c * cell, 70 + r * cell, cell, cell, "#bbbbbb", "#fff", 0.5);
+      svg.rect(340 + c * cell, 70 + r * cell, cell, cell, "#bbbbbb", "#fff", 0.5);
     }
   }
   // Output: 32 x 16; warp 0 writes two rows.
-  drawRegion(svg, 900, 70, g.colsPerBlock(), g.blockY, cell,
-             "output, 32 x 16 (write: two rows)",
+  drawRegion(svg, 690, 70, g.colsPerBlock(), g.blockY, cell,
+             "output 32 x 16: write two rows",
              [&](int lane) { return writeCell(g, 0, 0, lane % g.blockX, lane / g.blockX, 0); },
              "#e6f2e6");
-  svg.line(410, 160, 425, 160, "#444", 1.5, true);
-  svg.line(850, 160, 893, 160, "#444", 1.5, true);
+  svg.line(314, 140, 334, 140, "#444", 1.5, true);
+  svg.line(656, 140, 684, 140, "#444", 1.5, true);
   const bank::WarpAddresses unpadded = tileWarpAddresses(kTile, TileAccess::ColumnLoad, 0, 0);
   const bank::WarpAddresses padded = tileWarpAddresses(g, TileAccess::ColumnLoad, 0, 0);
-  const double ty = 490;
+  const double ty = 400;
   svg.text(20, ty, "Why the padding: the tile's column read in the write phase", 13, "start",
            "bold");
-  svg.text(20, ty + 22,
-           "Without padding every tile row starts in bank 0, so the 16 lanes walking down one "
-           "column all hit one bank: " +
-               std::to_string(bank::conflictWays(unpadded)) + "-way conflict.",
-           11);
-  svg.text(20, ty + 40,
-           "With 2 floats of padding, row r starts in bank 2r: the 16 rows of a column use the "
-           "even banks, the next column the odd ones: " +
-               std::to_string(bank::conflictWays(padded)) + "-way (conflict-free).",
-           11);
-  svg.text(20, ty + 58,
-           "The global accesses of both phases are row-wise, hence coalesced: that is what the "
-           "tile buys; the padding removes the price it charged in shared memory.",
-           11);
+  const std::string lines[] = {
+      "Without padding every tile row starts in bank 0: the 16 lanes walking down one column",
+      "all hit one bank, a " + std::to_string(bank::conflictWays(unpadded)) + "-way conflict.",
+      "With 2 floats of padding row r starts in bank 2r: one column uses the even banks, the",
+      "next the odd ones, " + std::to_string(bank::conflictWays(padded)) +
+          "-way (conflict-free). Both global accesses are row-wise, hence coalesced:",
+      "that is what the tile buys; the padding removes the price it charged in shared memory.",
+  };
+  for (int i = 0; i < 5; ++i) svg.text(20, ty + 22 + 17 * i, lines[i], 11);
   save("transpose_tile.svg", svg.str());
 
   for (const bool pad : {false, true}) {
