@@ -12,6 +12,7 @@
 #include "layout_check.h"
 #include "wb/device.h"
 #include "wb/gtest_support.h"
+#include "wb/perf_ratio.h"
 #include "wb/timing.h"
 
 namespace wb::layout {
@@ -44,28 +45,14 @@ class PerfLayout : public GpuTest {
   /// Expects @p slow to take at least @p minRatio times as long as @p fast.
   static void expectSlower(const std::string& slow, const std::string& fast, double minRatio) {
     const double slowMs = medianMs(slow);
-    const double fastMs = medianMs(fast);
-    const double ratio = slowMs / fastMs;
-    ::testing::Test::RecordProperty("ratio", std::to_string(ratio));
-    std::printf("%s %.4f ms / %s %.4f ms = %.2fx (need >= %.2fx)\n", slow.c_str(), slowMs,
-                fast.c_str(), fastMs, ratio, minRatio);
-    EXPECT_GE(ratio, minRatio) << slow << " should be at least " << minRatio << "x slower than "
-                               << fast << "; measured " << slowMs << " ms vs " << fastMs
-                               << " ms";
+    perf::expectSlowerBy(slow, slowMs, fast, medianMs(fast), minRatio);
   }
 
   /// Expects @p dynamic to cost at most @p maxRatio times its static twin.
   static void expectNoDearer(const std::string& dynamic, const std::string& twin,
                              double maxRatio) {
     const double dynMs = medianMs(dynamic);
-    const double staticMs = medianMs(twin);
-    const double ratio = dynMs / staticMs;
-    ::testing::Test::RecordProperty("ratio", std::to_string(ratio));
-    std::printf("%s %.4f ms / %s %.4f ms = %.3fx (need <= %.2fx)\n", dynamic.c_str(), dynMs,
-                twin.c_str(), staticMs, ratio, maxRatio);
-    EXPECT_LE(ratio, maxRatio) << dynamic << " should cost at most " << maxRatio
-                               << "x its static twin " << twin << "; measured " << dynMs
-                               << " ms vs " << staticMs << " ms";
+    perf::expectNoSlowerThan(dynamic, dynMs, twin, medianMs(twin), maxRatio);
   }
 };
 

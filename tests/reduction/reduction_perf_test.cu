@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "perf_ratio.h"
+#include "wb/perf_ratio.h"
 #include "reduction/reduction.cuh"
 #include "reduction_check.h"
 #include "reduction_inputs.h"

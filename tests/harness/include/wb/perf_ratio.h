@@ -1,7 +1,7 @@
 // Judging a performance claim as the ratio of two median times measured in
 // the same process, and printing it in the one format the GPU suite script
 // collects: "slow 0.1230 ms / fast 0.0870 ms = 1.41x (need >= 1.15x)".
-// Generic: nothing here knows about reductions.
+// Shared by every section's performance tests.
 #pragma once
 
 #include <gtest/gtest.h>
