@@ -41,10 +41,17 @@ def stage_tests(tests, timeout):
                               capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return f"hang: the correctness tests did not finish within {timeout} s"
-    failed = re.findall(r"^\[  FAILED  \] (\S+)", proc.stdout, re.M)
-    failed = sorted(set(f for f in failed if "," not in f))
+    # "[  FAILED  ] Suite.Test (12 ms)" or, for parameterised tests,
+    # "[  FAILED  ] Suite.Test/param, where GetParam() = ...": keep the names
+    # in the order they failed, so the first one (the cause, when a fault
+    # poisons the rest of the process) comes first.
+    failed = []
+    for name in re.findall(r"^\[  FAILED  \] ([^\s,]+)(?:,| \()", proc.stdout, re.M):
+        if name not in failed:
+            failed.append(name)
     if failed:
-        return "tests: " + ", ".join(failed[:6]) + (" ..." if len(failed) > 6 else "")
+        return (f"tests: {len(failed)} failed, first " + ", ".join(failed[:3])
+                + (" ..." if len(failed) > 3 else ""))
     if proc.returncode != 0:
         tail = (proc.stdout + proc.stderr).strip().splitlines()[-3:]
         return f"tests: the test process failed (exit {proc.returncode}): " + " | ".join(tail)
