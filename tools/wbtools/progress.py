@@ -87,6 +87,8 @@ def failure_excerpt(result, lines=6):
 
 def print_progress(results, gpu_ok, gpu_note):
     per, first_failure = summarize(results)
+    # Next, in teaching order: the first exercise with a failing test or, where
+    # its tests could not run (no GPU), with a TODO left in its file.
     nxt = None
     for section in wbex.SECTIONS:
         exs = [e for e in ordered_exercises() if e.section == section]
@@ -103,7 +105,7 @@ def print_progress(results, gpu_ok, gpu_note):
             elif todo:
                 note = " (TODO left)"
             print(f"  {MARK[st]} {e.name}{note}")
-            if nxt is None and st != "done":
+            if nxt is None and (st == "todo" or (st == "not run" and todo)):
                 nxt = e
     if not gpu_ok:
         print(f"\nNo GPU here: {gpu_note}.\nEverything compiled and the host tests ran; the "
