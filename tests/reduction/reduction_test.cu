@@ -64,6 +64,13 @@ TEST_P(GpuReduction, RandomSizeSweep) {
 // teach nothing.
 TEST_P(GpuReduction, DeclaresItsSharedArray) {
   const ReduceKernel& k = GetParam();
+  // Only a working kernel earns this check: an empty starter kernel declares
+  // no static shared memory either, which is what the dynamic and the
+  // global-memory exercises ask for.
+  const std::uint64_t seed = testSeed();
+  SCOPED_TRACE(seedNote(seed));
+  ASSERT_TRUE(noProblem(testing::runAndCheck(k, testing::randomInput(3 * k.span() + 37, seed))))
+      << "make " << k.exercise << " correct first";
   cudaFuncAttributes attr{};
   WB_CUDA(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(k.kernel)));
   switch (k.shared) {
