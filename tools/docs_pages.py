@@ -70,8 +70,9 @@ def fmt(value, digits=2, suffix=""):
 def results_page(results_dir, out_dir):
     lines = ["# Measured results {#results}", "",
              "Every number below was measured by `wb_bench` (tools/bench) in one process: "
-             "warm-up, CUDA events around each run, the median of many runs, an L2 flush "
-             "between runs, sizes larger than L2. GB/s counts the bytes the algorithm must read "
+             "warm-up, CUDA events around each run, the median of many runs, sizes larger than "
+             "L2, and an L2 flush between runs (the layout kernels only write, so they are timed "
+             "without one). GB/s counts the bytes the algorithm must read "
              "plus write, in 10^9 bytes per second. *Share of copy* is the kernel's bandwidth "
              "over the vectorised copy kernel's in the same run; *share of peak* is over the "
              "theoretical peak computed from the device's memory clock and bus width. The "
