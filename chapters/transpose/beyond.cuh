@@ -27,19 +27,25 @@
  *    a warp's stores and gathers fall on 32 different banks. This needs both
  *    sides divisible by four (so no vector straddles a matrix edge) and both
  *    pointers 16-byte aligned; vec4Allowed says when.
- *  - **More bytes in flight per block** (transposeTiledVec4Wide): two tiles
- *    side by side, two `float4` loads per thread before the barrier.
+ *  - **More bytes in flight per block** (transposeTiledVec4Wide,
+ *    transposeTiledVec4Quad): two tiles side by side, or a 2 x 2 block of
+ *    four tiles (64 x 64 floats), so each thread has two or four `float4`
+ *    loads in flight before the barrier. The quad block also writes 256
+ *    contiguous bytes into each output row it touches, where one tile
+ *    writes 128: longer runs per DRAM page on the write side, the side that
+ *    limits a transpose.
  *  - **A block order that keeps both sides of memory local.** Blocks run
  *    roughly in launch order, x fastest; in plain raster order the ~1000
  *    blocks resident at once on a large GPU cover a few tile rows of the
  *    input, and so a few *columns* of the output: each output row receives
  *    only a few hundred contiguous bytes while those blocks run, spread over
  *    thousands of rows (and DRAM pages). Here consecutive blocks walk down a
- *    band of kGroupRows tile rows first and only then move right (the
- *    grouped order of tiled GEMMs), so the resident blocks cover a squarish
- *    patch: about 4 KB contiguous per input row read and per output row
- *    written. The order is a launch argument (groupRows, 1 = plain raster)
- *    so that the benchmark can set the two side by side.
+ *    band of kGroupRows block rows first and only then move right (the
+ *    grouped order of tiled GEMMs), so the resident blocks cover a patch
+ *    taller than wide: several KB contiguous per output row written, the
+ *    side where short runs cost most. The order is a launch argument
+ *    (groupRows, 1 = plain raster order) so that the benchmark can set the
+ *    two side by side.
  *
  * transposeTiled, the scalar kernel, works on any matrix and any alignment;
  * transpose() picks the widest kernel the matrix and pointers allow, the one
@@ -61,15 +67,16 @@ constexpr int kTileSide = 32;
 constexpr int kTileThreadRows = 8;
 /// Floats of padding after each tile row.
 constexpr int kTilePad = 1;
-/// Tiles side by side in one block of transposeTiledVec4Wide.
-constexpr int kWideTiles = 2;
-/// Tile rows in one band of the grouped block order: consecutive blocks take
-/// consecutive tile rows of a band of this many, then the next tile column.
-/// 32 balances the two sides when about a thousand blocks are resident
-/// (32 tile rows down x 32 tile columns across).
-constexpr int kGroupRows = 32;
-/// Most rows a launch accepts: the grid has one block row per tile row, and
-/// a grid has at most 65535 blocks in y.
+/// Block rows in one band of the grouped block order: consecutive blocks
+/// take consecutive block rows of a band of this many, then the next block
+/// column. Measured on an H200 at 8192 x 8192 with the quad kernel (a grid
+/// 128 blocks high), bands of 16, 32, 64 and 128 block rows gave 3911,
+/// 3935, 3978 and 4100 GB/s: the taller the band, the longer the run each
+/// output row receives while its blocks are resident. 128 covers 8192 rows
+/// with the quad block and still bounds the patch on taller matrices.
+constexpr int kGroupRows = 128;
+/// Most rows a launch accepts: the scalar kernel's grid has one block row
+/// per tile row, and a grid has at most 65535 blocks in y.
 constexpr int kMaxRows = 65535 * kTileSide;
 
 /// Scalar transpose through a padded 32 x 32 tile with 32 x 8 threads, four
@@ -80,24 +87,28 @@ __global__ void transposeTiled(float* out, const float* in, int nrows, int ncols
 /// Needs vec4Allowed(out, in, nrows, ncols).
 __global__ void transposeTiledVec4(float* out, const float* in, int nrows, int ncols,
                                    int groupRows);
-/// transposeTiledVec4 over kWideTiles tiles side by side per block: each
-/// thread has kWideTiles `float4` loads in flight. Needs vec4Allowed.
+/// transposeTiledVec4 over two tiles side by side per block: each thread
+/// has two `float4` loads in flight. Needs vec4Allowed.
 __global__ void transposeTiledVec4Wide(float* out, const float* in, int nrows, int ncols,
                                        int groupRows);
+/// transposeTiledVec4 over a 2 x 2 block of tiles: four `float4` loads in
+/// flight per thread, 256 contiguous bytes per output row. Needs vec4Allowed.
+__global__ void transposeTiledVec4Quad(float* out, const float* in, int nrows, int ncols,
+                                       int groupRows);
 
-/// A tile position in the grid: tile column bx, tile row by.
+/// A block's position in the grid: block column bx, block row by.
 struct TilePosition {
   int bx;
   int by;
 };
 
 /**
- * @brief The tile the block launched at (x, y) of a gx x gy grid takes in
- *        the grouped block order.
+ * @brief The block position (tiles or groups of tiles) that the block
+ *        launched at (x, y) of a gx x gy grid takes in the grouped order.
  *
  * Blocks are dispatched roughly in launch order, x fastest. The launch
- * index is dealt out down a band of @p groupRows tile rows first, then one
- * tile column to the right, band after band; the last band may be shorter.
+ * index is dealt out down a band of @p groupRows block rows first, then one
+ * block column to the right, band after band; the last band may be shorter.
  * A one-to-one map of the grid onto itself for any grid of fewer than 2^32
  * blocks (launchVariant checks) and any groupRows >= 1 (smaller values
  * count as 1); groupRows = 1 is plain raster order, (x, y) itself.
@@ -122,7 +133,7 @@ __host__ __device__ inline TilePosition groupedTilePosition(unsigned int x, unsi
 }
 
 /// The reference transposes, slowest to fastest where all apply.
-enum class Variant { Tiled, TiledVec4, TiledVec4Wide };
+enum class Variant { Tiled, TiledVec4, TiledVec4Wide, TiledVec4Quad };
 
 /// The kernel's name, as the benchmark prints it.
 inline const char* variantName(Variant v) {
@@ -130,12 +141,19 @@ inline const char* variantName(Variant v) {
     case Variant::Tiled: return "transposeTiled";
     case Variant::TiledVec4: return "transposeTiledVec4";
     case Variant::TiledVec4Wide: return "transposeTiledVec4Wide";
+    case Variant::TiledVec4Quad: return "transposeTiledVec4Quad";
   }
   return "?";
 }
 
 /// Tiles side by side in one block of @p v.
-constexpr int tilesPerBlock(Variant v) { return v == Variant::TiledVec4Wide ? kWideTiles : 1; }
+__host__ __device__ constexpr int tilesAcross(Variant v) {
+  return v == Variant::TiledVec4Wide || v == Variant::TiledVec4Quad ? 2 : 1;
+}
+/// Tile rows in one block of @p v.
+__host__ __device__ constexpr int tilesDown(Variant v) {
+  return v == Variant::TiledVec4Quad ? 2 : 1;
+}
 
 /// True when the float4 kernels may run: both sides divisible by four and
 /// both pointers 16-byte aligned.
@@ -144,26 +162,28 @@ inline bool vec4Allowed(const float* out, const float* in, int nrows, int ncols)
   return nrows % 4 == 0 && ncols % 4 == 0 && aligned(out) && aligned(in);
 }
 
-/// The kernel transpose() runs for these arguments: the widest float4
+/// The kernel transpose() runs for these arguments: the quad float4
 /// kernel when allowed, otherwise the scalar one.
 inline Variant chooseVariant(const float* out, const float* in, int nrows, int ncols) {
-  return vec4Allowed(out, in, nrows, ncols) ? Variant::TiledVec4Wide : Variant::Tiled;
+  return vec4Allowed(out, in, nrows, ncols) ? Variant::TiledVec4Quad : Variant::Tiled;
 }
 
 /// Threads per block of every reference transpose: 32 x 8.
 inline dim3 tiledBlock() { return dim3(kTileSide, kTileThreadRows); }
 
-/// The grid of @p v over an nrows x ncols input: one block per tile row of
-/// the input in y, one per tilesPerBlock(v) tiles of a row in x.
+/// The grid of @p v over an nrows x ncols input: one block per
+/// tilesDown(v) tile rows of the input in y, one per tilesAcross(v) tiles
+/// of a row in x.
 inline dim3 tiledGrid(Variant v, int nrows, int ncols) {
-  const long long cols = static_cast<long long>(kTileSide) * tilesPerBlock(v);
+  const long long cols = static_cast<long long>(kTileSide) * tilesAcross(v);
+  const long long rows = static_cast<long long>(kTileSide) * tilesDown(v);
   return dim3(static_cast<unsigned int>((ncols + cols - 1) / cols),
-              static_cast<unsigned int>((nrows + kTileSide - 1) / kTileSide));
+              static_cast<unsigned int>((nrows + rows - 1) / rows));
 }
 
 /**
  * @brief Launches @p v on the nrows x ncols matrix @p in, writing @p out,
- *        its blocks in the grouped order of @p groupRows tile rows (1: plain
+ *        its blocks in the grouped order of @p groupRows block rows (1: plain
  *        raster order). An empty matrix launches nothing.
  * @return cudaErrorInvalidValue when a side is negative, nrows exceeds
  *         kMaxRows, groupRows is below 1, the grid has 2^32 blocks or more,
@@ -189,6 +209,10 @@ inline cudaError_t launchVariant(Variant v, float* out, const float* in, int nro
       break;
     case Variant::TiledVec4Wide:
       transposeTiledVec4Wide<<<grid, tiledBlock(), 0, stream>>>(out, in, nrows, ncols,
+                                                                groupRows);
+      break;
+    case Variant::TiledVec4Quad:
+      transposeTiledVec4Quad<<<grid, tiledBlock(), 0, stream>>>(out, in, nrows, ncols,
                                                                 groupRows);
       break;
   }

@@ -29,8 +29,9 @@ struct Shape {
 // partial tiles on both edges, and large with a ragged edge.
 const Shape kAnyShapes[] = {{1, 1},    {1, 1000}, {1000, 1},   {33, 31},
                             {31, 33},  {1000, 777}, {4097, 2049}};
-// Sides divisible by four but not by the tile (32) or the wide block (64),
-// so the float4 kernels meet partial tiles and an empty second tile.
+// Sides divisible by four but not by the tile (32) or the wide and quad
+// blocks (64), so the float4 kernels meet partial tiles and empty second
+// tiles, across and down.
 const Shape kVec4Shapes[] = {{4, 4},     {4, 1000},   {1000, 4},    {36, 28},
                              {28, 36},   {1000, 776}, {4096, 2052}, {2048, 2048}};
 
@@ -43,7 +44,7 @@ struct Case {
 std::vector<Case> allCases() {
   std::vector<Case> cases;
   const std::optional<Variant> kernels[] = {std::nullopt, Variant::Tiled, Variant::TiledVec4,
-                                            Variant::TiledVec4Wide};
+                                            Variant::TiledVec4Wide, Variant::TiledVec4Quad};
   for (const auto& kernel : kernels) {
     for (const Shape& s : kAnyShapes) {
       if (!kernel || *kernel == Variant::Tiled) cases.push_back({kernel, s});
@@ -88,7 +89,7 @@ TEST_P(GpuBeyondTransposeBlockOrder, AnyBandHeightGivesTheSameTranspose) {
 INSTANTIATE_TEST_SUITE_P(
     Beyond, GpuBeyondTransposeBlockOrder,
     ::testing::Combine(::testing::Values(Variant::Tiled, Variant::TiledVec4,
-                                         Variant::TiledVec4Wide),
+                                         Variant::TiledVec4Wide, Variant::TiledVec4Quad),
                        ::testing::Values(1, 3, 1000)),
     [](const ::testing::TestParamInfo<std::tuple<Variant, int>>& info) {
       return std::string(variantName(std::get<0>(info.param))) + "_bands" +
@@ -123,7 +124,7 @@ TEST(HostBeyondTranspose, Vec4NeedsSidesOfFourAndAlignedPointers) {
   EXPECT_FALSE(vec4Allowed(const_cast<float*>(at(256)), at(512), 6, 12));
   EXPECT_FALSE(vec4Allowed(const_cast<float*>(at(260)), at(512), 8, 12));
   EXPECT_FALSE(vec4Allowed(const_cast<float*>(at(256)), at(520), 8, 12));
-  EXPECT_EQ(chooseVariant(const_cast<float*>(at(256)), at(512), 8, 12), Variant::TiledVec4Wide);
+  EXPECT_EQ(chooseVariant(const_cast<float*>(at(256)), at(512), 8, 12), Variant::TiledVec4Quad);
   EXPECT_EQ(chooseVariant(const_cast<float*>(at(256)), at(516), 8, 12), Variant::Tiled);
 }
 
@@ -179,6 +180,9 @@ TEST(HostBeyondTranspose, GridCoversTheMatrix) {
   const dim3 w = tiledGrid(Variant::TiledVec4Wide, 32, 68);
   EXPECT_EQ(w.x, 2u);
   EXPECT_EQ(w.y, 1u);
+  const dim3 q = tiledGrid(Variant::TiledVec4Quad, 65, 64);
+  EXPECT_EQ(q.x, 1u);
+  EXPECT_EQ(q.y, 2u);
 }
 
 }  // namespace

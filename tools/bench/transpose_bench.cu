@@ -29,11 +29,11 @@ constexpr std::uint64_t kInputSeed = 54;  // any fixed seed: the same input ever
 
 constexpr transpose::beyond::Variant kVariants[] = {
     transpose::beyond::Variant::Tiled, transpose::beyond::Variant::TiledVec4,
-    transpose::beyond::Variant::TiledVec4Wide};
+    transpose::beyond::Variant::TiledVec4Wide, transpose::beyond::Variant::TiledVec4Quad};
 
 /// The widest reference kernel once more in plain raster block order
 /// (groupRows = 1): what the grouped order buys, measured in the same run.
-constexpr transpose::beyond::Variant kRasterVariant = transpose::beyond::Variant::TiledVec4Wide;
+constexpr transpose::beyond::Variant kRasterVariant = transpose::beyond::Variant::TiledVec4Quad;
 const std::string kRasterSuffix = "/raster";
 
 /// One reference transpose to time: a kernel and its block order.

@@ -21,8 +21,9 @@ namespace wb {
 struct TimingOptions {
   int warmup = 3;        ///< untimed runs first (module load, clocks, TLB)
   int repetitions = 31;  ///< timed runs; the median is reported
-  /// Overwrite a buffer twice the L2 size before every timed run, so each
-  /// run starts with its data in device memory, not in cache.
+  /// Read a buffer twice the L2 size before every timed run, so each run
+  /// starts with its data in device memory, not in cache, and with no dirty
+  /// line of anyone else's left in L2 for it to write back.
   bool flushL2 = true;
   /// Runs before every run (warm-up and timed), outside the timed region:
   /// restoring an input that the kernel overwrites, re-poisoning an output.
