@@ -28,6 +28,19 @@ only), including the Nsight Compute (profile) and compute-sanitizer
 build and the host tests still run; GPU checks are reported NOT RUN (0 points,
 not failed) with the reason.
 
+Result cache: most submissions share most exercise files (an untouched
+exercise is the pristine starter), so a test's outcome is reused when the
+same test already ran on the same files: those of its exercise as compiled
+(a test of no exercise: every file of its section), on the same repository,
+toolchain, GPU, --cmake-arg options and WB_* environment variables (such as
+WB_SEED). Only the tests that miss run, so a class costs about one run per
+distinct exercise file instead of a full suite per submission. The cache
+lives in --work/cache (delete the folder to empty it); performance (perf)
+tests are always measured afresh, and tests that were not run, timed out or
+crashed are never stored, nor anything of a run stopped at --suite-timeout.
+summary.txt and the batch log say how many tests were reused. --no-cache
+runs every test of every submission.
+
 Outputs per submission, in OUT (default build-grade/results/<name>), each
 written atomically:
   results.json   Gradescope's format: score, and per check (an exercise's
@@ -51,11 +64,13 @@ OUTDIR/<name>/ and writes OUTDIR/gradebook.csv (submission, total, max, one
 column per section, status, reason). Status is the first that applies of:
 error (the submission could not be read, or the grading build failed),
 empty (no exercise file), compile-errors, timeout (a test hung), ok. --jobs N
-grades N submissions at once (N build folders; the GPU test runs still go
-one at a time, so timings stay fair). Ctrl-C stops at once; run the same
-command again to resume: submissions whose results.json exists are not
-graded again (except those with status error) unless --regrade. The
-gradebook is rewritten after every submission.
+grades N submissions at once (N build folders): the correctness and
+sanitizer checks of different submissions may run on the GPU at the same
+time, while the timing-sensitive performance (perf) and Nsight Compute
+(profile) checks run one submission at a time, so timings stay fair. Ctrl-C
+stops at once; run the same command again to resume: submissions whose
+results.json exists are not graded again (except those with status error)
+unless --regrade. The gradebook is rewritten after every submission.
 
 Gradescope: in run_autograder, `./workbook grade /autograder/submission
 --out /autograder/results` writes results.json where Gradescope reads it.
@@ -82,6 +97,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 from wbtools import build as wbbuild  # noqa: E402
 from wbtools import grading_build as gb  # noqa: E402
 from wbtools import grading_points as gp  # noqa: E402
+from wbtools import grading_report as gr  # noqa: E402
 from wbtools import grading_run as grun  # noqa: E402
 from wbtools import grading_submission as gsub  # noqa: E402
 
@@ -108,15 +124,20 @@ def parse_args(argv):
                     help="validate the points file, print its checks and exit")
     ap.add_argument("--work", type=pathlib.Path, default=DEFAULT_WORK,
                     help="where build folders live and are reused (default build-grade/work)")
+    ap.add_argument("--no-cache", action="store_true",
+                    help="run every test of every submission: reuse no outcome from the "
+                         "result cache (--work/cache) and store none")
     ap.add_argument("--no-gpu", action="store_true",
                     help="do not run GPU checks even if a GPU is present (they are NOT RUN)")
     ap.add_argument("--test-jobs", type=int, default=4,
                     help="tests run at once by CTest (default 4; performance and profile "
-                         "tests always run alone)")
+                         "tests always run alone, one submission at a time)")
     ap.add_argument("--build-timeout", type=float, default=3600,
                     help="seconds one build step may take (default 3600)")
     ap.add_argument("--suite-timeout", type=float, default=3 * 3600,
-                    help="seconds the test run of one submission may take (default 10800); "
+                    help="seconds the test runs of one submission may take together, "
+                         "not counting the wait for another submission's perf and profile "
+                         "checks (default 10800); "
                          "each test also has its CTest timeout, e.g. "
                          "--cmake-arg=-DWB_TIMEOUT_gpu=30 shortens the GPU tests'")
     ap.add_argument("--cmake-arg", action="append", default=[], metavar="ARG",
@@ -177,7 +198,8 @@ def main(argv):
                            gpu_note=gpu_note,
                            build_jobs=max(1, (os.cpu_count() or 2) // args.jobs),
                            test_jobs=args.test_jobs, build_timeout=args.build_timeout,
-                           suite_timeout=args.suite_timeout, cmake_args=tuple(args.cmake_arg))
+                           suite_timeout=args.suite_timeout, cmake_args=tuple(args.cmake_arg),
+                           cache=not args.no_cache)
     grader = grun.Grader(options)
     try:
         if args.batch is not None:
@@ -195,7 +217,8 @@ def main(argv):
               "again to resume.", file=sys.stderr)
         return 130
     print(f"{grade.submission}: {grade.score:g} of {grade.max_score:g} points, status "
-          f"{grade.status}{': ' + grade.reason if grade.reason else ''}")
+          f"{grade.status}{': ' + grade.reason if grade.reason else ''}"
+          + (f"; {gr.reused_line(grade)}" if grade.tests_reused else ""))
     for warning in grade.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     print(f"results: {out}/results.json, {out}/junit.xml, {out}/summary.txt")

@@ -11,12 +11,15 @@ and checks that every results.json is valid for Gradescope, that the
 solutions never score below the starter, that the broken exercise (and only
 it) lost its points with the compiler's errors shown, that the empty one is
 scored 0 with its reason, that points.toml matches the suite (no check
-without tests), and that grading again resumes without regrading.
+without tests), that the starter (graded after the broken one, whose files
+as compiled are the starter's) reuses that run's outcomes from the result
+cache, and that grading again resumes without regrading.
 
 The GPU checks are left out (--no-gpu) unless --gpu is given: with them,
 the class takes tens of minutes on a GPU (the sanitizer and profiler runs),
 and the solutions must then earn every point but the performance ones.
-The build folders live in --work and are reused from run to run.
+The build folders live in --work and are reused from run to run; the result
+cache in --work is emptied first, so every run starts from the same state.
 Exit 0 pass, 1 fail, 77 skipped (Python older than 3.11).
 """
 import argparse
@@ -123,6 +126,13 @@ def check_scores(docs, check, gpu_used):
             check.expect(test["score"] == starter_scores.get(test["name"]),
                          f"{test['name']}: the broken submission's other exercises must score "
                          "as the starter does")
+    # broken/ is graded before starter.zip and compiles as the starter does
+    # (its broken file replaced by the pristine one), so the starter's
+    # cacheable tests all come from broken/'s run.
+    reused = docs["starter"]["extra_data"].get("tests_reused", 0)
+    check.expect(reused > 0, "the starter reused no test outcome of the broken submission")
+    check.expect(docs["solutions"]["extra_data"].get("tests_reused", 0) < reused,
+                 "the solutions reused as many outcomes as the starter")
     if gpu_used:
         for test in docs["solutions"]["tests"]:
             check.expect(test["score"] == test["max_score"] or "performance" in test["name"],
@@ -160,12 +170,17 @@ def main():
         submissions, out = tmp / "submissions", tmp / "graded"
         submissions.mkdir()
         make_class(submissions)
+        shutil.rmtree(args.work / "cache", ignore_errors=True)
         first = grade(submissions, out, args)
         check.expect(first.returncode == 0, f"grading exited {first.returncode}")
         docs = check_results(out, check)
         gpu_used = bool(docs) and not any(d["extra_data"]["gpu_missing"] for d in docs.values())
         check_scores(docs, check, gpu_used)
         check_gradebook(out, docs, check)
+        if "starter" in docs:
+            summary = (out / "starter" / gr.SUMMARY).read_text()
+            check.expect("tests reused from earlier identical runs" in summary,
+                         "the starter's summary.txt does not say how many tests were reused")
         before = {n: (out / n / gr.RESULTS).stat().st_mtime_ns for n in docs}
         again = grade(submissions, out, args)
         check.expect(again.returncode == 0 and "4 of 4 submissions already graded" in again.stdout,

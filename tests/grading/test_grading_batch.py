@@ -3,6 +3,8 @@
 import csv
 import pathlib
 import tempfile
+import threading
+import time
 import types
 import unittest
 
@@ -30,7 +32,9 @@ class FakeGrader:
         passed = outcome("starter.reduction.HostEffectiveBandwidth.A",
                          ("reduction", "starter", "host"), gs.PASSED)
         results, _, _ = gs.score(self.options.points, [passed], all_exercises=EXERCISES)
-        return gs.Grade(name, self.statuses.get(name, "ok"), "", results)
+        reused = 1 if self.graded[:-1] else 0   # all but the first reuse the host test
+        return gs.Grade(name, self.statuses.get(name, "ok"), "", results, tests_total=1,
+                        tests_reused=reused)
 
 
 class BatchTest(unittest.TestCase):
@@ -64,6 +68,13 @@ class BatchTest(unittest.TestCase):
         self.assertEqual(book["alice"]["status"], "ok")
         for name in book:
             self.assertIsNotNone(gr.load_results(self.out / name / gr.RESULTS))
+
+    def test_the_log_says_how_many_tests_were_reused(self):
+        lines = []
+        grun.grade_batch(FakeGrader(self.tmp / "work"), self.folder, self.out, log=lines.append)
+        self.assertEqual(lines[0], "[1/4] alice: 5 of 24 (ok)")
+        self.assertEqual(lines[1], "[2/4] bob: 5 of 24 (ok); 1 of 1 tests reused from earlier "
+                                   "identical runs")
 
     def test_resume_skips_finished_and_regrade_does_not(self):
         self.batch(FakeGrader(self.tmp / "work"))
@@ -110,6 +121,48 @@ class BatchTest(unittest.TestCase):
         again = gb.acquire_slots(self.tmp / "work", 1)
         self.assertEqual([s.root.name for s in again], ["slot-0"])
         again[0].release()
+
+
+class GpuLockTest(unittest.TestCase):
+    def holder(self, lock, how, events, name, release):
+        def hold():
+            with getattr(lock, how)():
+                events.append(f"{name} in")
+                release.wait(5)
+                events.append(f"{name} out")
+        thread = threading.Thread(target=hold)
+        thread.start()
+        return thread
+
+    def settle(self):
+        time.sleep(0.2)
+
+    def test_shared_holders_overlap_and_an_exclusive_one_is_alone(self):
+        lock = grun.GpuLock()
+        events = []
+        go_a, go_b, go_x, go_c = (threading.Event() for _ in range(4))
+        a = self.holder(lock, "shared", events, "a", go_a)
+        b = self.holder(lock, "shared", events, "b", go_b)
+        self.settle()
+        self.assertEqual(sorted(events), ["a in", "b in"], "two shared holders at once")
+        x = self.holder(lock, "exclusive", events, "x", go_x)
+        self.settle()
+        c = self.holder(lock, "shared", events, "c", go_c)
+        self.settle()
+        self.assertEqual(len(events), 2, "x waits for a and b; c waits behind x")
+        go_a.set()
+        go_b.set()
+        a.join()
+        b.join()
+        self.settle()
+        self.assertEqual(events[-1], "x in")
+        self.assertNotIn("c in", events, "nothing runs beside an exclusive holder")
+        go_x.set()
+        x.join()
+        c.join(0.5)
+        self.assertEqual(events[-2:], ["x out", "c in"])
+        go_c.set()
+        c.join()
 
 
 class StatusTest(unittest.TestCase):

@@ -101,6 +101,16 @@ class JunitAndSummaryTest(unittest.TestCase):
         self.assertIn("hidden checks", text)
         self.assertNotIn("performance", text, "hidden checks stay out of summary.txt")
 
+    def test_summary_and_results_say_how_many_tests_were_reused(self):
+        grade = sample_grade()
+        self.assertNotIn("reused", gr.summary_text(grade))
+        grade.tests_total, grade.tests_reused = 5, 3
+        self.assertIn("3 of 5 tests reused from earlier identical runs", gr.summary_text(grade))
+        doc = gr.results_document(grade, "proportional")
+        self.assertEqual(gr.validate_results(doc), [])
+        self.assertEqual((doc["extra_data"]["tests_total"], doc["extra_data"]["tests_reused"]),
+                         (5, 3))
+
 
 class FilesTest(unittest.TestCase):
     def setUp(self):

@@ -1,6 +1,7 @@
 """The grading build: the repository's pristine contracts, harness and tests
 built against one submission's staged exercise files, then its starter tests
-run through CTest.
+run through CTest (all of them, or those the result cache does not hold), in
+two runs: the timing-sensitive tests last, alone on the GPU.
 
 A slot is a folder holding a staged submission (submission/) and one build
 configured against it (build/). The build is configured once and reused for
@@ -12,6 +13,7 @@ Commands run in their own sessions, so Ctrl-C reaches only the grader, which
 then stops them (Commands.stop_all) and writes nothing for the submissions it
 was grading.
 """
+import contextlib
 import dataclasses
 import fcntl
 import json
@@ -22,6 +24,7 @@ import shutil
 import signal
 import subprocess
 import threading
+import time
 import xml.etree.ElementTree as ET
 
 from . import build as wbbuild
@@ -30,6 +33,9 @@ from . import results as wbres
 from .grading_score import FAILED, NOT_RUN, PASSED, TestOutcome
 
 GPU_LABELS = ("gpu", "perf", "profile", "sanitize")
+# Tests that measure: they run one submission at a time, alone on the GPU
+# (the other tests of submissions graded in parallel may share it).
+TIMING_LABELS = ("perf", "profile")
 # Tests the discovery scripts add when an executable is missing or cannot
 # list its tests (cmake/WorkbookDiscover*.cmake).
 PLACEHOLDER_RE = re.compile(r"\.(NOT_BUILT|LIST_TESTS_FAILED|LIST_FAILED)$")
@@ -266,9 +272,10 @@ def failing_sections(output, all_exercises):
     return sections
 
 
-def list_tests(slot, commands, timeout=600):
-    """[(name, labels)] of every starter test CTest knows in the build."""
-    result = commands.run(["ctest", "--test-dir", slot.build, "-N", "--show-only=json-v1"],
+def _ctest_listing(slot, commands, args=(), timeout=600):
+    """[(name, labels)] of the tests `ctest -N` lists with these arguments,
+    in CTest's order."""
+    result = commands.run(["ctest", "--test-dir", slot.build, "-N", "--show-only=json-v1", *args],
                           timeout, separate_errors=True)
     if not result.ok:
         raise RuntimeError(f"ctest could not list the tests:\n{result.errors[-3000:]}")
@@ -282,28 +289,127 @@ def list_tests(slot, commands, timeout=600):
         for prop in test.get("properties", []):
             if prop.get("name") == "LABELS":
                 labels = tuple(prop.get("value") or ())
-        if test.get("name", "").startswith("starter."):
-            tests.append((test["name"], labels))
+        tests.append((test.get("name", ""), labels))
     return tests
 
 
-def run_tests(slot, commands, gpu_present, jobs, timeout):
-    """Run the starter tests (all of them with a GPU, else the host ones).
-    Returns (junit results by name, CTest's output, timed_out)."""
-    junit = slot.root / "ctest-junit.xml"
-    junit.unlink(missing_ok=True)
-    cmd = ["ctest", "--test-dir", slot.build, "-L", "^starter$", "-j", str(jobs),
-           "--output-junit", junit, "--no-tests=ignore"]
+def list_tests(slot, commands, timeout=600):
+    """[(name, labels)] of every starter test CTest knows in the build."""
+    return [t for t in _ctest_listing(slot, commands, (), timeout) if t[0].startswith("starter.")]
+
+
+def _label_regex(labels):
+    return "^(" + "|".join(labels) + ")$"
+
+
+def test_phases(gpu_present):
+    """The CTest runs of a submission, as (label arguments, timed): every
+    starter test but the timing-sensitive ones, then those (timed: run one
+    submission at a time). Without a GPU only the host tests run, at once.
+    (Repeated -L options must all match, since CMake 3.21.)"""
+    starter = ["-L", "^starter$"]
     if not gpu_present:
-        cmd += ["-LE", "^(" + "|".join(GPU_LABELS) + ")$"]
-    result = commands.run(cmd, timeout)
-    results = {}
-    if junit.exists():
-        try:
-            results = {r.name: r for r in wbres.load_junit(junit)}
-        except (OSError, ET.ParseError):  # a truncated report from a stopped run
-            results = {}
-    return results, result.output, result.timed_out
+        return [(starter + ["-LE", _label_regex(GPU_LABELS)], False)]
+    return [(starter + ["-LE", _label_regex(TIMING_LABELS)], False),
+            (starter + ["-L", _label_regex(TIMING_LABELS)], True)]
+
+
+def selection_spec(listed, names):
+    """CTest's -I argument for the tests of `listed` (a `ctest -N` listing
+    made with the run's label filters) named in `names`, or "" for none.
+    With label (or name) filters, CTest numbers -I's tests among those the
+    filters let through, not as a plain `ctest -N` numbers them: the 2nd
+    starter test is 2 under -L ^starter$, whatever its number in the whole
+    list. "0,0,0," is an empty range (start, end, stride) before the numbers."""
+    wanted = set(names)
+    numbers = [str(i) for i, (name, _) in enumerate(listed, 1) if name in wanted]
+    return "0,0,0," + ",".join(numbers) if numbers else ""
+
+
+def select_tests(slot, commands, label_args, names):
+    """CTest's -I argument to run exactly the tests in `names` that
+    label_args let through; "" when none is. A dry run (-N) with the same
+    arguments checks the selection before anything runs: should a CTest
+    ever number the tests otherwise, None (run the whole phase: slower,
+    never wrong)."""
+    listed = _ctest_listing(slot, commands, label_args)
+    spec = selection_spec(listed, names)
+    if not spec:
+        return ""
+    wanted = set(names)
+    expected = [name for name, _ in listed if name in wanted]
+    chosen = [name for name, _ in _ctest_listing(slot, commands, [*label_args, "-I", spec])]
+    return spec if chosen == expected else None
+
+
+@dataclasses.dataclass
+class TestRun:
+    """What the CTest runs of one submission reported."""
+    results: dict          # JUnit results by test name
+    output: str            # CTest's output, the runs one after the other
+    timed_out: bool        # stopped at the suite timeout
+    warnings: list = dataclasses.field(default_factory=list)   # for the instructor
+
+
+def _read_junit(path):
+    if not path.exists():
+        return {}
+    try:
+        return {r.name: r for r in wbres.load_junit(path)}
+    except (OSError, ET.ParseError):  # a truncated report from a stopped run
+        return {}
+
+
+def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=None):
+    """Run the starter tests (all of them with a GPU, else the host ones),
+    or only those named in `only`, in the CTest runs of test_phases: first
+    all but the perf and profile tests, holding gpu_lock shared, so those of
+    submissions graded in parallel may run at the same time (correctness and
+    sanitizer runs may share the GPU); then the perf and profile tests
+    holding it exclusively, so no other submission's kernel runs while they
+    measure (gpu_lock: grading_run.GpuLock, or None for no locking; without
+    a GPU nothing runs on one, so nothing is locked).
+    `timeout` bounds the runs together (the waits for the lock do not
+    count). A phase with nothing to run starts no CTest."""
+    run = TestRun({}, "", False)
+    outputs = []
+    spent = 0.0
+    for index, (label_args, timed) in enumerate(test_phases(gpu_present)):
+        selection = []
+        if only is not None:
+            spec = select_tests(slot, commands, label_args, only)
+            if spec == "":
+                continue
+            if spec is None:
+                run.warnings.append("ctest -I did not select exactly the tests asked for (a "
+                                    "CTest that numbers them otherwise?): every test of the run "
+                                    "ran, not only those missing from the result cache")
+            else:
+                selection = ["-I", spec]
+        if gpu_lock is None or not gpu_present:
+            lock = contextlib.nullcontext()
+        else:
+            lock = gpu_lock.exclusive() if timed else gpu_lock.shared()
+        with lock:
+            left = timeout - spent
+            if left <= 0:
+                run.timed_out = True
+                break
+            # Absolute: CTest writes it from inside the build folder.
+            junit = (slot.root / f"ctest-junit-{index}.xml").absolute()
+            junit.unlink(missing_ok=True)
+            started = time.monotonic()
+            result = commands.run(["ctest", "--test-dir", slot.build, *label_args, *selection,
+                                   "-j", str(jobs), "--output-junit", junit, "--no-tests=ignore"],
+                                  left)
+            spent += time.monotonic() - started
+        outputs.append(result.output)
+        run.results.update(_read_junit(junit))
+        if result.timed_out:
+            run.timed_out = True
+            break
+    run.output = "\n".join(outputs)
+    return run
 
 
 def skip_reason(output):

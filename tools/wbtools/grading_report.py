@@ -148,6 +148,8 @@ def results_document(grade, split):
             "gpu_missing": grade.gpu_missing,
             "ungraded_tests": grade.ungraded,
             "points_warnings": grade.warnings,
+            "tests_total": grade.tests_total,
+            "tests_reused": grade.tests_reused,
         },
     }
 
@@ -279,6 +281,12 @@ def overview(grade):
     return "\n".join(lines)
 
 
+def reused_line(grade):
+    """How much of the test run the result cache saved (grading_cache)."""
+    return (f"{grade.tests_reused} of {grade.tests_total} tests reused from earlier identical "
+            "runs")
+
+
 def _indent(text, spaces):
     return "\n".join(" " * spaces + line if line.strip() else line for line in text.splitlines())
 
@@ -305,7 +313,12 @@ def _summary_check(r, gpu_missing):
 
 def summary_text(grade):
     """summary.txt: per section and exercise, the points and what failed."""
-    lines = [overview(grade), ""]
+    lines = [overview(grade)]
+    if grade.tests_reused:
+        # Outcomes of the same tests on the same exercise files, taken from
+        # an earlier submission's run rather than measured again.
+        lines.append(reused_line(grade) + " (the same test on the same exercise files).")
+    lines.append("")
     totals = grade.sections()
     if grade.status in ("empty", "error"):
         # Nothing was graded, for the one reason the overview gives.

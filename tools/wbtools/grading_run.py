@@ -16,6 +16,7 @@ import traceback
 
 from . import exercises as wbex
 from . import grading_build as gb
+from . import grading_cache as gc
 from . import grading_report as gr
 from . import grading_score as gs
 from . import grading_submission as gsub
@@ -32,18 +33,70 @@ class Options:
     build_timeout: float = 3600.0  # seconds for one cmake --build of many targets
     suite_timeout: float = 3 * 3600.0
     cmake_args: tuple = ()
+    cache: bool = True             # reuse test outcomes of identical earlier runs
+
+    @property
+    def cache_dir(self):
+        return pathlib.Path(self.work_dir) / "cache"
+
+
+class GpuLock:
+    """The GPU, shared by the test runs of submissions graded in parallel:
+    runs that only need it to be there (correctness, sanitizer) hold it
+    shared, any number at once; a run that measures it (perf, profile) holds
+    it alone. A waiting exclusive holder goes before new shared ones, so a
+    stream of correctness runs cannot keep the timed runs waiting forever."""
+
+    def __init__(self):
+        self._changed = threading.Condition()
+        self._shared = 0
+        self._exclusive = False
+        self._waiting = 0       # exclusive holders waiting
+
+    @contextlib.contextmanager
+    def shared(self):
+        with self._changed:
+            self._changed.wait_for(lambda: not self._exclusive and not self._waiting)
+            self._shared += 1
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._shared -= 1
+                self._changed.notify_all()
+
+    @contextlib.contextmanager
+    def exclusive(self):
+        with self._changed:
+            self._waiting += 1
+            try:
+                self._changed.wait_for(lambda: not self._exclusive and not self._shared)
+            finally:
+                self._waiting -= 1
+            self._exclusive = True
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._exclusive = False
+                self._changed.notify_all()
 
 
 class Grader:
     """Grades submissions; shares the running commands (to stop them on
-    Ctrl-C) and one lock that keeps GPU test runs one at a time, so
-    submissions graded in parallel never time each other's kernels."""
+    Ctrl-C), the GPU lock that keeps the timing-sensitive test runs (perf,
+    profile) one at a time and alone on the GPU, so submissions graded in
+    parallel never time each other's kernels, and the result cache
+    (grading_cache)."""
 
     def __init__(self, options):
         self.options = options
         self.commands = gb.Commands()
-        self.gpu_lock = threading.Lock()
+        self.gpu_lock = GpuLock()
         self.all_exercises = wbex.exercises()
+        self.cache = gc.OutcomeCache(options.cache_dir) if options.cache else None
+        self._cache_context = None
+        self._context_lock = threading.Lock()
 
     def grade(self, source, name, slot):
         started = time.monotonic()
@@ -106,19 +159,60 @@ class Grader:
                                 "not of the submission): " + messages[-1500:], notes)
 
         inventory = gb.list_tests(slot, self.commands)
+        outcomes, run = self._outcomes(inventory, slot)
         gpu_missing = "" if options.gpu_present else options.gpu_note
-        with self.gpu_lock if options.gpu_present else contextlib.nullcontext():
-            junit, output, timed_out = gb.run_tests(slot, self.commands, options.gpu_present,
-                                                    options.test_jobs, options.suite_timeout)
-        outcomes = gb.test_outcomes(inventory, junit, output, f"no GPU here: {gpu_missing}",
-                                    timed_out, options.suite_timeout)
-        for t in outcomes:
-            t.output = gb.student_paths(t.output, slot)
         unavailable = gb.unavailable_tests(inventory, self.all_exercises)
         results, ungraded, warnings = gs.score(options.points, outcomes, problems, unavailable,
                                                self.all_exercises)
-        status, reason = self._status(problems, outcomes, timed_out)
-        return gs.Grade(name, status, reason, results, notes, gpu_missing, 0.0, ungraded, warnings)
+        status, reason = self._status(problems, outcomes, run.timed_out)
+        return gs.Grade(name, status, reason, results, notes, gpu_missing, 0.0, ungraded,
+                        warnings + run.warnings, len(outcomes),
+                        sum(1 for t in outcomes if t.reused))
+
+    def _outcomes(self, inventory, slot):
+        """(an outcome per listed test, the gb.TestRun of those that ran): the
+        result cache's where it holds the test's key, else from CTest, which
+        then runs only the tests that missed (none: no CTest at all). The
+        fresh outcomes the cache may keep are stored, unless the run was
+        stopped at the suite timeout."""
+        options = self.options
+        keys = self._cache_keys(inventory, slot)
+        cached = {}
+        for name, labels in inventory:
+            found = self.cache.get(keys[name], name, labels) if name in keys else None
+            if found is not None:
+                cached[name] = found
+        missed = [(name, labels) for name, labels in inventory if name not in cached]
+        run = gb.TestRun({}, "", False)
+        if missed:
+            run = gb.run_tests(slot, self.commands, options.gpu_present, options.test_jobs,
+                               options.suite_timeout,
+                               only=[name for name, _ in missed] if cached else None,
+                               gpu_lock=self.gpu_lock)
+        gpu_missing = "" if options.gpu_present else options.gpu_note
+        fresh = gb.test_outcomes(missed, run.results, run.output, f"no GPU here: {gpu_missing}",
+                                 run.timed_out, options.suite_timeout)
+        for t in fresh:
+            t.output = gb.student_paths(t.output, slot)
+            if t.name in keys and not run.timed_out:
+                self.cache.put(keys[t.name], t)
+        return gc.merge(inventory, cached, fresh), run
+
+    def _cache_keys(self, inventory, slot):
+        """{test name: cache key} of the listed tests the cache may hold, from
+        the exercise files as compiled (read from the slot after the
+        grader put the pristine starter in place of those that do not
+        compile); empty without a cache."""
+        if self.cache is None:
+            return {}
+        with self._context_lock:
+            if self._cache_context is None:
+                options = self.options
+                self._cache_context = gc.context(options.gpu_present, options.gpu_note,
+                                                 options.cmake_args)
+        digests = gc.exercise_digests(slot.staged, self.all_exercises)
+        return {name: gc.test_key(name, labels, self._cache_context, digests, self.all_exercises)
+                for name, labels in inventory if gc.readable(name, labels)}
 
     def _compile(self, slot, submission, problems):
         """Each submitted exercise that does not compile scores 0 with the
@@ -306,7 +400,8 @@ def grade_batch(grader, folder, out_dir, jobs=1, regrade=False, log=print):
             grade = future.result()
             done += 1
             log(f"[{done}/{len(todo)}] {grade.submission}: {grade.score:g} of {grade.max_score:g} "
-                f"({grade.status}{': ' + grade.reason if grade.reason else ''})")
+                f"({grade.status}{': ' + grade.reason if grade.reason else ''})"
+                + (f"; {gr.reused_line(grade)}" if grade.tests_reused else ""))
             for warning in grade.warnings:
                 if warning not in warned:
                     warned.add(warning)

@@ -29,6 +29,7 @@ class TestOutcome:
     seconds: float = 0.0
     output: str = ""
     reason: str = ""     # a timeout, a crash, or why it was not run
+    reused: bool = False  # from the result cache: an identical earlier run, not run again
 
     @property
     def short_name(self):
@@ -223,6 +224,8 @@ class Grade:
     seconds: float = 0.0
     ungraded: list = dataclasses.field(default_factory=list)   # tests worth no points
     warnings: list = dataclasses.field(default_factory=list)   # for the instructor
+    tests_total: int = 0          # tests of the submission's suite
+    tests_reused: int = 0         # of them, outcomes reused from identical earlier runs
 
     @property
     def score(self):

@@ -1,0 +1,236 @@
+"""A cache of test outcomes, so that grading a class runs each test once per
+distinct input instead of once per submission.
+
+Most submissions share most exercise files: an exercise a student did not
+touch is the pristine starter, and a student who changed one file left the
+others as they were. A test's outcome depends on the repository's tests,
+harness and contracts (the same for the whole class), on the machine, and on
+the exercise files the test compiles and launches; when all of those equal
+an earlier run's, running the test again could only repeat that outcome (up
+to the fresh random inputs the GPU tests draw, which a cached outcome does
+not redraw).
+
+The key of a test is a hash over its name and labels, a context (a
+fingerprint of the repository's files the grading build compiles or runs,
+the toolchain, the GPU, the build options and the WB_* environment), and the
+exercise files it depends on, as compiled for the submission (after the
+grader replaced one that does not compile by the pristine starter):
+
+  - a test owned by one exercise (grading_score.owner_of) depends on that
+    exercise's file only. Checked against tests/layout, tests/reduction,
+    tests/transpose and tools/runner: each GPU or host test of an exercise
+    launches (or calls) that exercise's kernel (or function) alone, with
+    host references, and each profile and sanitize test makes the kernel
+    runner launch one kernel. No test of one exercise launches another's
+    kernel (not even a worked example's); only the section-wide performance
+    tests compare kernels, and those are never cached.
+  - a test owned by no exercise depends on every exercise file of its
+    section (starter.<section>.<...>), or on every exercise file when its
+    name names no section.
+
+What is never read from or written to the cache: perf tests (timings are
+measured afresh for every submission), placeholder tests (an executable
+that could not be built or list its tests), outcomes that are not a plain
+pass or fail (not run, timed out, crashed), and, for writing, anything of a
+test run stopped at the suite timeout.
+
+Entries are small JSON files, <folder>/<key[:2]>/<key>.json, each written
+atomically (a temporary file, then a rename), so graders running at once may
+share one folder. An entry that cannot be read, or does not hold a cacheable
+outcome of the test asked for, is a miss, never an error.
+"""
+import hashlib
+import json
+import math
+import os
+import pathlib
+import subprocess
+import tempfile
+
+from . import build as wbbuild
+from . import exercises as wbex
+from . import grading_score as gs
+from .grading_build import PLACEHOLDER_RE
+from .grading_submission import exercise_path
+
+FORMAT = 1                  # bump when an entry or a key changes meaning
+UNCACHED_LABELS = ("perf",)
+# What the grading build compiles or runs besides the exercise files: the
+# build scripts, the contracts, the tests and their harness, the kernel
+# runner, the profile and sanitize checks and the Python they import (all
+# of tools/wbtools, so a change to how the grader reads CTest's results
+# also starts the cache afresh).
+FINGERPRINTED = ("CMakeLists.txt", "cmake", "chapters", "tests", "tools/runner",
+                 "tools/profile_check.py", "tools/sanitize_check.py", "tools/wbtools")
+SKIPPED_PARTS = ("__pycache__",)
+TOOL_VERSIONS = (("nvcc", "--version"), ("ctest", "--version"))
+
+
+def _sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def _files(root, paths):
+    """The files under each of `paths` (relative to root), sorted; a path
+    that does not exist is listed as such, so adding it changes the hash."""
+    for relative in paths:
+        path = pathlib.Path(root) / relative
+        if path.is_file():
+            yield relative, path
+        elif path.is_dir():
+            for found in sorted(path.rglob("*")):
+                parts = found.relative_to(root).parts
+                if (found.is_file() and not found.name.endswith(".pyc")
+                        and not any(p in SKIPPED_PARTS for p in parts)):
+                    yield "/".join(parts), found
+        else:
+            yield relative, None
+
+
+def repository_fingerprint(root=wbex.ROOT, paths=FINGERPRINTED):
+    """A hash of every file of `paths`: their names and contents."""
+    digest = hashlib.sha256()
+    for relative, path in _files(root, paths):
+        try:
+            content = _sha256(path.read_bytes()) if path is not None else "missing"
+        except OSError as err:
+            content = f"unreadable: {err.strerror}"
+        digest.update(f"{relative}\0{content}\n".encode())
+    return digest.hexdigest()
+
+
+def tool_versions():
+    """What `nvcc --version` and `ctest --version` say: a new toolkit
+    compiles the kernels anew, and a new CTest may report differently."""
+    said = {}
+    for cmd in TOOL_VERSIONS:
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
+                                  env=wbbuild.env_with_cuda())
+            said[cmd[0]] = done.stdout.strip() or done.stderr.strip()
+        except (OSError, subprocess.TimeoutExpired) as err:
+            said[cmd[0]] = f"failed: {err}"
+    return said
+
+
+def context(gpu_present, gpu_note, cmake_args, root=wbex.ROOT, versions=None, environ=None):
+    """The part of every key that is the same for the whole class: the
+    repository, the toolchain, the GPU, the build's options and the WB_*
+    environment (WB_SEED fixes the random inputs). Computed once per grader."""
+    environ = os.environ if environ is None else environ
+    document = {
+        "format": FORMAT,
+        "repository": repository_fingerprint(root),
+        "tools": tool_versions() if versions is None else versions,
+        "gpu_present": bool(gpu_present),
+        "gpu": gpu_note,
+        "cmake_args": list(cmake_args),
+        "environment": {k: v for k, v in sorted(environ.items()) if k.startswith("WB_")},
+    }
+    return _sha256(json.dumps(document, sort_keys=True).encode())
+
+
+def dependencies(test_name, all_exercises):
+    """The exercises whose files a test's outcome depends on (see the module's
+    docstring): its owner, else its section's, else all of them."""
+    owner = gs.owner_of(test_name, all_exercises)
+    if owner is not None:
+        return [owner]
+    parts = test_name.split(".")
+    section = parts[1] if len(parts) >= 3 else None
+    return [e for e in all_exercises if e.section == section] or list(all_exercises)
+
+
+def exercise_digests(staged, all_exercises):
+    """{exercise key: hash of the file the build compiled} from a slot's
+    staged folder, read after the grader put the pristine starter in place
+    of the files that did not compile or link."""
+    digests = {}
+    for e in all_exercises:
+        try:
+            digests[e.key] = _sha256((pathlib.Path(staged) / exercise_path(e)).read_bytes())
+        except OSError as err:
+            digests[e.key] = f"unreadable: {err.strerror}"
+    return digests
+
+
+def readable(name, labels):
+    """Whether a test's outcome may come from the cache at all."""
+    return (not any(label in UNCACHED_LABELS for label in labels)
+            and not PLACEHOLDER_RE.search(name))
+
+
+def cacheable(outcome):
+    """Whether an outcome may be stored: a plain pass or fail of a test that
+    may come from the cache (not run, timed out or crashed: never)."""
+    return (readable(outcome.name, outcome.labels) and outcome.result in (gs.PASSED, gs.FAILED)
+            and not outcome.reason)
+
+
+def test_key(name, labels, context_digest, digests, all_exercises):
+    """The cache key of one test of one submission."""
+    document = {
+        "test": name,
+        "labels": list(labels),
+        "context": context_digest,
+        "files": {e.key: digests[e.key] for e in dependencies(name, all_exercises)},
+    }
+    return _sha256(json.dumps(document, sort_keys=True).encode())
+
+
+def merge(inventory, cached, fresh):
+    """Outcomes in the order of the listed tests: the cached ones where there
+    are, else the fresh one (every listed test has one or the other)."""
+    by_name = {t.name: t for t in fresh}
+    return [cached[name] if name in cached else by_name[name] for name, _ in inventory]
+
+
+class OutcomeCache:
+    """Test outcomes by key, one JSON file each under `folder`."""
+
+    def __init__(self, folder):
+        self.folder = pathlib.Path(folder)
+
+    def _path(self, key):
+        return self.folder / key[:2] / f"{key}.json"
+
+    def get(self, key, name, labels):
+        """The stored outcome of test `name` (marked reused), or None when
+        there is none or it cannot be trusted."""
+        try:
+            doc = json.loads(self._path(key).read_text(encoding="utf-8"))
+            outcome = gs.TestOutcome(name, tuple(labels), doc["result"], float(doc["seconds"]),
+                                     doc["output"], doc["reason"], reused=True)
+            trusted = (doc["format"] == FORMAT and doc["test"] == name
+                       and tuple(doc["labels"]) == tuple(labels)
+                       and isinstance(outcome.output, str) and isinstance(outcome.reason, str)
+                       and math.isfinite(outcome.seconds) and outcome.seconds >= 0
+                       and cacheable(outcome))
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return None
+        return outcome if trusted else None
+
+    def put(self, key, outcome):
+        """Store a cacheable outcome; returns whether it was stored. A cache
+        that cannot be written only costs time: the error is not raised."""
+        if not cacheable(outcome):
+            return False
+        doc = {"format": FORMAT, "test": outcome.name, "labels": list(outcome.labels),
+               "result": outcome.result, "seconds": outcome.seconds, "output": outcome.output,
+               "reason": outcome.reason}
+        path = self._path(key)
+        tmp = None
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(doc, out)
+            os.replace(tmp, path)
+            return True
+        except OSError:
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+            return False
