@@ -16,17 +16,19 @@
 #   perf       the performance tests, verbose, then N more runs (default 20)
 #              of each section's performance tests, counting failed runs
 #   bench      wb_bench (CSV + JSON) and the Nsight Compute metrics report
+#   sweep      the transpose block-shape sweep at 8192 x 8192 (CSV), about a
+#              minute
 #   grading    the grader's end-to-end test
 # Stages can be split over several invocations with the same LOGDIR and
 # build folder (WB_GPU_BUILD_DIR, default build-gpu); the summary covers
 # whatever logs the folder holds.
 set -u -o pipefail
 
-usage() { sed -n '2,24p' "$0"; }
+usage() { sed -n '2,26p' "$0"; }
 [ $# -ge 1 ] || { usage; exit 2; }
 LOG=$1; shift
 PERF_RUNS=20
-STAGES="build solutions starter profile sanitize mutant perf bench grading"
+STAGES="build solutions starter profile sanitize mutant perf bench sweep grading"
 while [ $# -gt 0 ]; do
   case $1 in
     --stages) STAGES=${2:?--stages needs a list}; STAGES=${STAGES//,/ }; shift 2 ;;
@@ -104,6 +106,11 @@ if wants bench; then
     --out "$LOG/profile.csv" >"$LOG/profile-report.log" 2>&1
   note "profile-report: exit $? in $(( $(date +%s) - t )) s"
 fi
+if wants sweep; then
+  t=$(date +%s)
+  "$BUILD/tools/sweep/wb_transpose_sweep" --csv "$LOG/sweep.csv" >"$LOG/sweep.log" 2>&1
+  note "sweep: exit $? in $(( $(date +%s) - t )) s"
+fi
 wants grading && ctest_stage grading -L grading
 
 {
@@ -127,5 +134,6 @@ wants grading && ctest_stage grading -L grading
   [ -f "$LOG/perf.log" ] && grep -hE "^[0-9]+: (transpose|best|copy|reduce)[^|]*GB/s" "$LOG/perf.log" | head -20
   cat "$LOG/perf-repeat.log" 2>/dev/null
   [ -f "$LOG/bench.log" ] && grep -v "^\[" "$LOG/bench.log" | tail -n 120
+  [ -f "$LOG/sweep.log" ] && sed -n '/best block shape/,/^$/p' "$LOG/sweep.log"
 } >"$SUMMARY"
 cat "$SUMMARY"
