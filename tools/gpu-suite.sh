@@ -24,7 +24,7 @@
 # whatever logs the folder holds.
 set -u -o pipefail
 
-usage() { sed -n '2,25p' "$0"; }
+usage() { sed -n '2,24p' "$0"; }
 [ $# -ge 1 ] || { usage; exit 2; }
 LOG=$1; shift
 PERF_RUNS=20
