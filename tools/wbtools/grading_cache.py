@@ -34,6 +34,14 @@ that could not be built or list its tests), outcomes that are not a plain
 pass or fail (not run, timed out, crashed), and, for writing, anything of a
 test run stopped at the suite timeout.
 
+Two limits follow from keying on files. A plain failure with a passing cause
+outside the code (the GPU out of memory while other submissions share it) is
+stored like any failure; timeouts and crashes are not stored. And a test's key
+holds only the files it depends on above, so code in another exercise file
+that changes it anyway (a static initialiser, or a function that overrides a
+shared one at link time) goes unseen. Delete the cache folder, or grade with
+--no-cache, to run everything afresh.
+
 Entries are small JSON files, <folder>/<key[:2]>/<key>.json, each written
 atomically (a temporary file, then a rename), so graders running at once may
 share one folder. An entry that cannot be read, or does not hold a cacheable
