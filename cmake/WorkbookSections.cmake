@@ -69,3 +69,13 @@ function(wb_section_objects out impl section)
   endforeach()
   set(${out} "${objects}" PARENT_SCOPE)
 endfunction()
+
+# wb_add_beyond(section): the library wb_beyond_<section> of the reference
+# kernels beyond the book (solutions/<section>/beyond). Both the beyond tests
+# and the benchmark need it, in either order; whichever asks first adds it.
+function(wb_add_beyond section)
+  if(NOT TARGET wb_beyond_${section})
+    add_subdirectory("${CMAKE_SOURCE_DIR}/solutions/${section}/beyond"
+                     "${CMAKE_BINARY_DIR}/solutions/${section}/beyond")
+  endif()
+endfunction()

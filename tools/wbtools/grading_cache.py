@@ -53,10 +53,10 @@ import math
 import os
 import pathlib
 import subprocess
-import tempfile
 
 from . import build as wbbuild
 from . import exercises as wbex
+from . import grading_report as gr
 from . import grading_score as gs
 from .grading_build import PLACEHOLDER_RE
 from .grading_submission import exercise_path
@@ -226,19 +226,8 @@ class OutcomeCache:
         doc = {"format": FORMAT, "test": outcome.name, "labels": list(outcome.labels),
                "result": outcome.result, "seconds": outcome.seconds, "output": outcome.output,
                "reason": outcome.reason}
-        path = self._path(key)
-        tmp = None
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(doc, out)
-            os.replace(tmp, path)
+            gr.atomic_write(self._path(key), json.dumps(doc))
             return True
         except OSError:
-            if tmp is not None:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
             return False
