@@ -4,6 +4,11 @@
 #
 # Inputs, set by the generated include file that CTest loads first:
 #   WB_EXE     the test executable
+#   WB_LIST_EXE the executable whose listing is read (the same tests built
+#              without student code, where WB_EXE links some)
+#   WB_MODULES the kernel module folders the tests load (WB_MODULES)
+#   WB_LINKS   the exercises whose objects WB_EXE links
+#   WB_PYTHON, WB_VERDICT  the interpreter and tests/gtest_verdict.py
 #   WB_PREFIX  prefix of every CTest name, e.g. "solutions.layout."
 #   WB_LABELS  labels every test gets (section, implementation)
 #   WB_KINDS   the kinds to register (host, gpu, perf)
@@ -11,26 +16,36 @@
 #
 # The kind of a test comes from its suite name: Host*, Gpu*, Perf* (after an
 # optional "Instantiation/" prefix). Each kind adds its label and timeout;
-# perf tests run alone (RUN_SERIAL). A test that GoogleTest reports as
-# skipped (no GPU) is reported by CTest as skipped, not passed.
+# perf tests run alone (RUN_SERIAL). Every test runs through the verdict
+# wrapper: passed only when GoogleTest's report says so; a test GoogleTest
+# reports as skipped (no GPU) exits 77, which CTest reports as skipped.
 
 cmake_policy(VERSION 3.24)
 
-if(NOT EXISTS "${WB_EXE}")
+if(NOT EXISTS "${WB_EXE}" OR NOT EXISTS "${WB_LIST_EXE}")
   add_test("${WB_PREFIX}NOT_BUILT" "${WB_EXE}")
   set_tests_properties("${WB_PREFIX}NOT_BUILT" PROPERTIES LABELS "${WB_LABELS}")
   return()
 endif()
 
+set(links "")
+foreach(link IN LISTS WB_LINKS)
+  list(APPEND links --links "${link}")
+endforeach()
+set(environment "")
+if(WB_MODULES)
+  set(environment "WB_MODULES=${WB_MODULES}")
+endif()
+
 execute_process(
-  COMMAND "${WB_EXE}" --gtest_list_tests
+  COMMAND "${WB_LIST_EXE}" --gtest_list_tests
   OUTPUT_VARIABLE listing
   ERROR_VARIABLE listing_error
   RESULT_VARIABLE listing_result
   TIMEOUT 60)
 if(NOT listing_result EQUAL 0)
   # Surface the problem as a failing test rather than a silent empty suite.
-  add_test("${WB_PREFIX}LIST_TESTS_FAILED" "${WB_EXE}" --gtest_list_tests)
+  add_test("${WB_PREFIX}LIST_TESTS_FAILED" "${WB_LIST_EXE}" --gtest_list_tests)
   set_tests_properties("${WB_PREFIX}LIST_TESTS_FAILED" PROPERTIES LABELS "${WB_LABELS}")
   return()
 endif()
@@ -59,7 +74,8 @@ foreach(line IN LISTS lines)
       continue()
     endif()
     set(name "${WB_PREFIX}${full}")
-    add_test("${name}" "${WB_EXE}" "--gtest_filter=${full}" "--gtest_also_run_disabled_tests=0")
+    add_test("${name}" "${WB_PYTHON}" "${WB_VERDICT}" --test "${full}" --name "${name}" ${links}
+             -- "${WB_EXE}")
     set(serial FALSE)
     if(kind STREQUAL "perf")
       set(serial TRUE)
@@ -68,6 +84,7 @@ foreach(line IN LISTS lines)
       LABELS "${WB_LABELS};${kind}"
       TIMEOUT "${WB_TIMEOUT_${kind}}"
       RUN_SERIAL ${serial}
-      SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
+      SKIP_RETURN_CODE 77
+      ENVIRONMENT "${environment}")
   endif()
 endforeach()

@@ -23,23 +23,39 @@ set(WB_TIMEOUT_host 60 CACHE STRING "Timeout of a host test, in seconds")
 set(WB_TIMEOUT_gpu 60 CACHE STRING "Timeout of a GPU correctness test, in seconds")
 set(WB_TIMEOUT_perf 300 CACHE STRING "Timeout of a GPU performance test, in seconds")
 
-# wb_register_gtests(<executable> PREFIX <text> LABELS <labels...> [KINDS <kinds...>])
+# wb_register_gtests(<executable> PREFIX <text> LABELS <labels...> [KINDS <kinds...>]
+#                    [MODULES <folders>] [LIST_EXECUTABLE <executable>]
+#                    [LINKS <section/exercise...>])
 # Registers every test of a GoogleTest executable with CTest, one CTest test
 # per gtest test (each in its own process, so a crash or a hang fails only
-# that test). The list is read from the executable when CTest runs
+# that test). The list is read when CTest runs
 # (cmake/WorkbookDiscoverTests.cmake), so a machine without a GPU can list
-# and skip GPU tests. Suites are named by kind: Host*, Gpu*, Perf*.
+# and skip GPU tests; it is read from LIST_EXECUTABLE when given (a build of
+# the same tests without the student's code). Every test runs through
+# tests/gtest_verdict.py, which passes it only when GoogleTest's own report,
+# written where the wrapper chose, names it as passed. MODULES sets
+# WB_MODULES, the folders of the kernel modules the tests load; LINKS names
+# the exercises whose objects are linked into the executable (the grader's
+# record of what the test ran). Suites are named by kind: Host*, Gpu*, Perf*.
 function(wb_register_gtests executable)
-  cmake_parse_arguments(ARG "" "PREFIX" "LABELS;KINDS" ${ARGN})
+  cmake_parse_arguments(ARG "" "PREFIX;MODULES;LIST_EXECUTABLE" "LABELS;KINDS;LINKS" ${ARGN})
   if(NOT ARG_KINDS)
     set(ARG_KINDS host gpu perf)
   endif()
-  set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${executable}_discover.cmake")
+  if(NOT ARG_LIST_EXECUTABLE)
+    set(ARG_LIST_EXECUTABLE ${executable})
+  endif()
+  set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${executable}_${ARG_PREFIX}discover.cmake")
   file(GENERATE OUTPUT "${include_file}" CONTENT
 "set(WB_EXE [==[$<TARGET_FILE:${executable}>]==])
+set(WB_LIST_EXE [==[$<TARGET_FILE:${ARG_LIST_EXECUTABLE}>]==])
 set(WB_PREFIX [==[${ARG_PREFIX}]==])
 set(WB_LABELS [==[${ARG_LABELS}]==])
 set(WB_KINDS [==[${ARG_KINDS}]==])
+set(WB_MODULES [==[${ARG_MODULES}]==])
+set(WB_LINKS [==[${ARG_LINKS}]==])
+set(WB_PYTHON [==[${Python3_EXECUTABLE}]==])
+set(WB_VERDICT [==[${CMAKE_SOURCE_DIR}/tests/gtest_verdict.py]==])
 set(WB_TIMEOUT_host ${WB_TIMEOUT_host})
 set(WB_TIMEOUT_gpu ${WB_TIMEOUT_gpu})
 set(WB_TIMEOUT_perf ${WB_TIMEOUT_perf})

@@ -3,40 +3,130 @@
 # A section (layout, reduction, transpose) has one .cu file per exercise, with
 # the same name in starter/<section>/ and solutions/<section>/. The list of
 # exercises is taken from solutions/, the pristine reference, so a submission
-# cannot add or drop one. Each file becomes an OBJECT library per
-# implementation, so a test executable can be linked from the same test
-# objects with the starter's, the solutions' or a mutant's kernels.
+# cannot add or drop one. A kernel exercise is compiled into a device module
+# per implementation, which one test executable per section loads at run
+# time (WB_MODULES names the implementation's folder); a host exercise is
+# compiled into an object linked into its own small test executable.
 
 # Headers every implementation and test compiles against.
 add_library(wb_contracts INTERFACE)
 target_include_directories(wb_contracts INTERFACE "${CMAKE_SOURCE_DIR}/chapters")
 target_link_libraries(wb_contracts INTERFACE CUDA::cudart)
 
-# wb_add_exercise_object(<target> <source>)
-# One exercise file compiled against the contracts.
-function(wb_add_exercise_object target source)
+# Limits on compiling one exercise file: a pristine exercise takes about a
+# second and 125 MB, so a file past these limits (a macro or template bomb)
+# is stopped in seconds with a message naming the limit, instead of holding
+# a grading machine for an hour (cmake/compile_with_limits.py).
+set(WB_COMPILE_MEMORY_MB 2560 CACHE STRING "Address space one exercise's compiler may use, in MB")
+set(WB_COMPILE_CPU_SECONDS 60 CACHE STRING "CPU seconds one exercise's compiler may use")
+set(WB_COMPILE_WALL_SECONDS 180 CACHE STRING "Seconds compiling one exercise may take")
+set(WB_COMPILE_LIMITS
+    "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/cmake/compile_with_limits.py"
+    --memory-mb ${WB_COMPILE_MEMORY_MB} --cpu-seconds ${WB_COMPILE_CPU_SECONDS}
+    --wall-seconds ${WB_COMPILE_WALL_SECONDS})
+
+# nvcc's code-generation options for CMAKE_CUDA_ARCHITECTURES, for the
+# modules (custom commands, which CMake's CUDA support does not see).
+set(WB_MODULE_ARCH_FLAGS "")
+foreach(arch IN LISTS CMAKE_CUDA_ARCHITECTURES)
+  if(arch MATCHES "^(native|all|all-major)$")
+    list(APPEND WB_MODULE_ARCH_FLAGS "-arch=${arch}")
+  elseif(arch MATCHES "^([0-9]+[af]?)-real$")
+    list(APPEND WB_MODULE_ARCH_FLAGS "--generate-code=arch=compute_${CMAKE_MATCH_1},code=sm_${CMAKE_MATCH_1}")
+  elseif(arch MATCHES "^([0-9]+[af]?)-virtual$")
+    list(APPEND WB_MODULE_ARCH_FLAGS "--generate-code=arch=compute_${CMAKE_MATCH_1},code=compute_${CMAKE_MATCH_1}")
+  elseif(arch MATCHES "^([0-9]+[af]?)$")
+    list(APPEND WB_MODULE_ARCH_FLAGS
+         "--generate-code=arch=compute_${arch},code=[compute_${arch},sm_${arch}]")
+  else()
+    message(FATAL_ERROR "CMAKE_CUDA_ARCHITECTURES entry '${arch}' is not understood")
+  endif()
+endforeach()
+
+# Where the modules of one implementation (starter, solutions, a mutant) live.
+function(wb_module_folder out impl)
+  set(${out} "${CMAKE_BINARY_DIR}/modules/${impl}" PARENT_SCOPE)
+endfunction()
+
+# wb_is_kernel_exercise(<out-var> <section> <name>): whether the exercise is
+# a kernel (its reference defines a __global__ function) or a host function.
+function(wb_is_kernel_exercise out section name)
+  file(STRINGS "${CMAKE_SOURCE_DIR}/solutions/${section}/${name}.cu" kernels REGEX "__global__")
+  if(kernels)
+    set(${out} TRUE PARENT_SCOPE)
+  else()
+    set(${out} FALSE PARENT_SCOPE)
+  endif()
+endfunction()
+
+# wb_add_kernel_module(<target> <section> <name> <source> <impl>)
+# A kernel exercise file compiled as device code only, into
+# <modules>/<impl>/<section>/<name>.fatbin (chapters/common/exercise_kernel.h
+# says why), under the compile limits. <target> builds it.
+function(wb_add_kernel_module target section name source impl)
+  wb_module_folder(folder ${impl})
+  set(output "${folder}/${section}/${name}.fatbin")
+  set(werror "")
+  if(WB_WARNINGS_AS_ERRORS)
+    set(werror -Werror all-warnings)
+  endif()
+  add_custom_command(
+    OUTPUT "${output}"
+    COMMAND ${CMAKE_COMMAND} -E make_directory "${folder}/${section}"
+    COMMAND ${WB_COMPILE_LIMITS} --name "${section}/${name}" --
+            "${CMAKE_CUDA_COMPILER}" -fatbin -std=c++17 -lineinfo ${werror}
+            "-I${CMAKE_SOURCE_DIR}/chapters" ${WB_MODULE_ARCH_FLAGS}
+            -MD -MF "${output}.d" -o "${output}" "${source}"
+    DEPENDS "${source}" "${CMAKE_SOURCE_DIR}/cmake/compile_with_limits.py"
+    DEPFILE "${output}.d"
+    COMMENT "Compiling ${section}/${name} (${impl}) into a device module"
+    VERBATIM)
+  add_custom_target(${target} DEPENDS "${output}")
+  set_property(GLOBAL APPEND PROPERTY WB_MODULES_${impl} ${target})
+endfunction()
+
+# wb_add_host_exercise_object(<target> <source>)
+# A host exercise file compiled as plain C++ (no CUDA registration code, so
+# its object holds exactly what the student wrote; see
+# tools/wbtools/object_check.py).
+function(wb_add_host_exercise_object target source)
   add_library(${target} OBJECT "${source}")
+  set_source_files_properties("${source}" TARGET_DIRECTORY ${target} PROPERTIES LANGUAGE CXX)
+  # The contract headers declare kernels, whose CUDA attributes g++ ignores.
+  target_compile_options(${target} PRIVATE -x c++ -Wno-attributes)
   target_link_libraries(${target} PUBLIC wb_contracts)
 endfunction()
 
 # wb_add_section(<section>)
-# Declares the section's exercises and builds each implementation's objects:
-# wb_solutions_<section>_<exercise> and wb_starter_<section>_<exercise>.
+# Declares the section's exercises and builds each implementation: a kernel
+# exercise becomes a device module (target wb_<impl>_<section>_<exercise>), a
+# host exercise an object library of that name. The reference object of a
+# host exercise is always built: the object check compares against it and
+# the listing of its tests comes from it.
 function(wb_add_section section)
   file(GLOB solution_files CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/solutions/${section}/*.cu")
   set(exercises "")
+  set(host_exercises "")
   foreach(file IN LISTS solution_files)
     get_filename_component(name "${file}" NAME_WE)
     list(APPEND exercises ${name})
+    wb_is_kernel_exercise(is_kernel ${section} ${name})
+    if(NOT is_kernel)
+      list(APPEND host_exercises ${name})
+    endif()
   endforeach()
   list(SORT exercises)
   set_property(GLOBAL PROPERTY WB_SECTIONS_${section} "${exercises}")
+  set_property(GLOBAL PROPERTY WB_HOST_EXERCISES_${section} "${host_exercises}")
   set_property(GLOBAL APPEND PROPERTY WB_SECTIONS ${section})
 
   foreach(name IN LISTS exercises)
-    if(WB_BUILD_SOLUTIONS)
-      wb_add_exercise_object(wb_solutions_${section}_${name}
-                             "${CMAKE_SOURCE_DIR}/solutions/${section}/${name}.cu")
+    set(reference "${CMAKE_SOURCE_DIR}/solutions/${section}/${name}.cu")
+    if(name IN_LIST host_exercises)
+      wb_add_host_exercise_object(wb_solutions_${section}_${name} "${reference}")
+    elseif(WB_BUILD_SOLUTIONS)
+      wb_add_kernel_module(wb_solutions_${section}_${name} ${section} ${name} "${reference}"
+                           solutions)
     endif()
     if(WB_BUILD_STARTER)
       set(source "${WB_STARTER_DIR}/${section}/${name}.cu")
@@ -44,30 +134,22 @@ function(wb_add_section section)
         message(WARNING "${source} is missing; using the pristine starter for ${section}/${name}.")
         set(source "${CMAKE_SOURCE_DIR}/starter/${section}/${name}.cu")
       endif()
-      wb_add_exercise_object(wb_starter_${section}_${name} "${source}")
+      if(name IN_LIST host_exercises)
+        wb_add_host_exercise_object(wb_starter_${section}_${name} "${source}")
+      else()
+        wb_add_kernel_module(wb_starter_${section}_${name} ${section} ${name} "${source}" starter)
+      endif()
     endif()
   endforeach()
 endfunction()
 
-# wb_section_objects(<out-var> <impl> <section> [REPLACE <exercise> <target>])
-# The object libraries of one implementation of a section, optionally with
-# one exercise's object replaced by another target (a mutant).
-function(wb_section_objects out impl section)
-  cmake_parse_arguments(ARG "" "" "REPLACE" ${ARGN})
-  get_property(exercises GLOBAL PROPERTY WB_SECTIONS_${section})
-  set(objects "")
-  foreach(name IN LISTS exercises)
-    set(target wb_${impl}_${section}_${name})
-    if(ARG_REPLACE)
-      list(GET ARG_REPLACE 0 replaced)
-      list(GET ARG_REPLACE 1 replacement)
-      if(name STREQUAL replaced)
-        set(target ${replacement})
-      endif()
-    endif()
-    list(APPEND objects ${target})
-  endforeach()
-  set(${out} "${objects}" PARENT_SCOPE)
+# wb_modules_target(<impl>): the target wb_<impl>_modules that builds every
+# module of an implementation (call after every section is added).
+function(wb_modules_target impl)
+  get_property(targets GLOBAL PROPERTY WB_MODULES_${impl})
+  if(targets AND NOT TARGET wb_${impl}_modules)
+    add_custom_target(wb_${impl}_modules ALL DEPENDS ${targets})
+  endif()
 endfunction()
 
 # wb_add_beyond(section): the library wb_beyond_<section> of the reference

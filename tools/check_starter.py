@@ -15,6 +15,7 @@ skipped (exit 77).
 """
 import argparse
 import collections
+import os
 import pathlib
 import subprocess
 import sys
@@ -38,13 +39,14 @@ def starter_is_pristine(root):
     return False, "not a git checkout: the shipped starter cannot be told apart from local changes"
 
 
-def run_section(exe, section):
-    """{exercise key: Counter(passed/failed/skipped)} for one section."""
-    per = collections.defaultdict(collections.Counter)
+def run_section(exe, section, per, modules):
+    """Adds the outcomes of one test executable's tests of `section` to
+    per: {exercise key: Counter(passed/failed/skipped)}."""
     with tempfile.TemporaryDirectory() as tmp:
         report = pathlib.Path(tmp) / "report.xml"
+        env = dict(os.environ, WB_MODULES=str(modules))
         subprocess.run([str(exe), f"--gtest_output=xml:{report}", "--gtest_filter=-Perf*:*/Perf*"],
-                       capture_output=True, timeout=1800)
+                       capture_output=True, timeout=1800, env=env)
         root = ET.parse(report).getroot()
     all_ex = wbex.exercises()
     for case in root.iter("testcase"):
@@ -58,7 +60,6 @@ def run_section(exe, section):
             per[e.key]["skipped"] += 1
         else:
             per[e.key]["passed"] += 1
-    return per
 
 
 def main():
@@ -76,11 +77,17 @@ def main():
     build = pathlib.Path(args.build)
     problems, unchecked, checked = [], [], 0
     for section in wbex.SECTIONS:
-        exe = build / "tests" / section / f"wb_starter_{section}_tests"
-        if not exe.exists():
-            problems.append(f"{section}: {exe} was not built")
+        # The section's kernel tests, on the starter's modules, and the host
+        # exercises' tests linked with the starter's objects.
+        exes = [build / "tests" / section / f"wb_{section}_tests"]
+        exes += sorted((build / "tests" / section).glob(f"wb_starter_{section}_*_tests"))
+        missing = [exe for exe in exes if not exe.exists()]
+        if missing:
+            problems.append(f"{section}: {missing[0]} was not built")
             continue
-        per = run_section(exe, section)
+        per = collections.defaultdict(collections.Counter)
+        for exe in exes:
+            run_section(exe, section, per, build / "modules" / "starter")
         for e in (x for x in wbex.exercises() if x.section == section):
             c = per.get(e.key, collections.Counter())
             given = e.starter_file().read_bytes() == e.solution_file().read_bytes()

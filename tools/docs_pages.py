@@ -178,7 +178,9 @@ def metrics_page(results_dir, out_dir):
     lines += ["", "Run one by hand, for example:", "",
               "    ncu --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
               "smsp__inst_executed_op_shared_ld.sum \\", 
-              "        build/tools/runner/wb_run_solutions layout/square_setRowReadCol", ""]
+              "        build/tools/runner/wb_run layout/square_setRowReadCol", "",
+              "with `WB_MODULES=build/modules/solutions` in the environment (the runner "
+              "loads the kernel from that implementation's compiled module).", ""]
     files = sorted(pathlib.Path(results_dir).glob("profile-*.csv"))
     if not files:
         lines += ["No measured values are committed yet: run `tools/profile_report.py` on a GPU "

@@ -83,9 +83,10 @@ if wants perf; then
   # PERF_RUNS times; a run fails when any of its tests fails.
   : >"$LOG/perf-repeat.log"
   for section in layout reduction transpose; do
-    exe="$BUILD/tests/$section/wb_solutions_${section}_tests"
+    exe="$BUILD/tests/$section/wb_${section}_tests"
     [ -x "$exe" ] || continue
-    "$exe" --gtest_filter='Perf*' --gtest_repeat="$PERF_RUNS" --gtest_brief=1 \
+    WB_MODULES="$BUILD/modules/solutions" \
+      "$exe" --gtest_filter='Perf*' --gtest_repeat="$PERF_RUNS" --gtest_brief=1 \
       >"$LOG/perf-repeat-$section.log" 2>&1
     # Each iteration ends with "[==========] N tests from ... ran."; a run
     # failed when one of its tests printed "[  FAILED  ] Name (T ms)".
@@ -102,7 +103,8 @@ if wants bench; then
     >"$LOG/bench.log" 2>&1
   note "bench: exit $? in $(( $(date +%s) - t )) s"
   t=$(date +%s)
-  python3 "$ROOT/tools/profile_report.py" --runner "$BUILD/tools/runner/wb_run_solutions" \
+  WB_MODULES="$BUILD/modules/solutions" \
+    python3 "$ROOT/tools/profile_report.py" --runner "$BUILD/tools/runner/wb_run" \
     --out "$LOG/profile.csv" >"$LOG/profile-report.log" 2>&1
   note "profile-report: exit $? in $(( $(date +%s) - t )) s"
 fi

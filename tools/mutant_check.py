@@ -2,17 +2,22 @@
 """Proves that the suite rejects one mutant: a deliberately wrong kernel
 built in place of its reference.
 
-Stages, in order, stopping at the first that rejects the mutant:
+A kernel mutant is a module that the section's tests and the runner load
+before the reference modules (--modules, set as WB_MODULES). Stages, in
+order, stopping at the first that rejects the mutant:
   1. the section's GPU correctness tests (GoogleTest), under a time limit, so
      a kernel that never returns is caught as a hang;
   2. compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on each
      kernel of the mutated exercise;
   3. Nsight Compute's shared-memory wavefronts per request against the bank
      model, on each kernel of the exercise the model grades.
+A host-exercise mutant (--host-tests: the exercise's host tests linked with
+the mutant) has one stage, those tests, and needs no GPU.
 Exit: 0 killed (the line names the stage and the test or tool that caught
-it), 1 survived, 77 when no GPU is present (CTest: skipped).
+it), 1 survived, 77 when a kernel mutant meets no GPU (CTest: skipped).
 """
 import argparse
+import os
 import pathlib
 import re
 import subprocess
@@ -35,9 +40,9 @@ def runner_kernels(runner, section, exercise):
     return kernels
 
 
-def stage_tests(tests, timeout):
+def stage_tests(tests, timeout, kinds="Gpu", stage="tests"):
     try:
-        proc = subprocess.run([tests, "--gtest_filter=Gpu*:*/Gpu*", "--gtest_brief=1"],
+        proc = subprocess.run([tests, f"--gtest_filter={kinds}*:*/{kinds}*", "--gtest_brief=1"],
                               capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return f"hang: the correctness tests did not finish within {timeout} s"
@@ -50,11 +55,11 @@ def stage_tests(tests, timeout):
         if name not in failed:
             failed.append(name)
     if failed:
-        return (f"tests: {len(failed)} failed, first " + ", ".join(failed[:3])
+        return (f"{stage}: {len(failed)} failed, first " + ", ".join(failed[:3])
                 + (" ..." if len(failed) > 3 else ""))
     if proc.returncode != 0:
         tail = (proc.stdout + proc.stderr).strip().splitlines()[-3:]
-        return f"tests: the test process failed (exit {proc.returncode}): " + " | ".join(tail)
+        return f"{stage}: the test process failed (exit {proc.returncode}): " + " | ".join(tail)
     return None
 
 
@@ -91,14 +96,24 @@ def stage_profile(runner, kernels):
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--name", required=True)
-    ap.add_argument("--tests", required=True, help="the section's test executable, mutated")
-    ap.add_argument("--runner", required=True, help="the runner, mutated")
+    ap.add_argument("--tests", help="the section's test executable (kernel mutants)")
+    ap.add_argument("--runner", help="the kernel runner (kernel mutants)")
+    ap.add_argument("--modules", help="WB_MODULES for the tests and the runner: the mutant's "
+                                      "module folder, then the reference's (kernel mutants)")
+    ap.add_argument("--host-tests", help="the exercise's host tests linked with the mutant "
+                                         "(host-exercise mutants)")
     ap.add_argument("--section", required=True)
     ap.add_argument("--exercise", required=True)
     ap.add_argument("--expect", default="", help="the stage expected to catch it (documentary)")
     ap.add_argument("--timeout", type=int, default=60)
     args = ap.parse_args()
 
+    if args.host_tests:
+        killed_by = stage_tests(args.host_tests, args.timeout, kinds="Host", stage="host")
+        return report(args, killed_by)
+    if not (args.tests and args.runner and args.modules):
+        ap.error("a kernel mutant needs --tests, --runner and --modules")
+    os.environ["WB_MODULES"] = args.modules
     kernels = runner_kernels(args.runner, args.section, args.exercise)
     if not kernels:
         print(f"mutant {args.name}: the runner lists no kernel of {args.section}/{args.exercise}")
@@ -118,6 +133,11 @@ def main():
         if killed_by is None:
             print(f"skipped: mutant {args.name} survived the tests and {err}")
             return SKIP
+    return report(args, killed_by)
+
+
+def report(args, killed_by):
+    """Prints the verdict; 0 when the mutant was killed, 1 when it survived."""
     if killed_by:
         stage = killed_by.split(":", 1)[0]
         note = "" if not args.expect or stage == args.expect or (

@@ -4,7 +4,8 @@ shared-memory wavefronts per request (loads, stores) beside the bank model's
 prediction, and global-memory sectors per request (loads, stores). The docs'
 metrics page is generated from the committed CSV (docs/results/).
 
-  profile_report.py --runner build/tools/runner/wb_run_solutions --out FILE.csv
+  WB_MODULES=build/modules/solutions \
+      profile_report.py --runner build/tools/runner/wb_run --out FILE.csv
 """
 import argparse
 import csv

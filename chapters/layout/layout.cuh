@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "common/exercise_kernel.h"
 #include "layout_maps.h"
 
 namespace wb::layout {
@@ -79,7 +80,6 @@ struct LayoutKernel {
   const char* exercise;   ///< kernel name, also the exercise's file name (without .cu)
   const char* shapeName;  ///< "square" or "rect"
   TileShape shape;        ///< tile geometry and launch block shape
-  void (*kernel)(int*);   ///< the kernel
   Access store;           ///< pattern of the shared-memory store
   Access load;            ///< pattern of the shared-memory load
   bool padded;            ///< tile rows carry shape.pad ints of padding
@@ -89,6 +89,12 @@ struct LayoutKernel {
 
   /// Dynamic shared memory to launch with, in bytes.
   std::size_t dynamicSmemBytes() const { return dynamicSmem ? shape.tileBytes(padded) : 0; }
+  /// The kernel, from the exercise's compiled module (exercise_kernel.h).
+  const void* function() const {
+    const std::string signature =
+        std::string("wb::layout::") + shapeName + "::" + exercise + "(int*)";
+    return exerciseKernel("layout", exercise, signature.c_str());
+  }
   /// A unique name, "<shape>_<exercise>", used for test and report names.
   std::string id() const { return std::string(shapeName) + "_" + exercise; }
   /// Conflict ways of one warp's shared-memory store, from the bank model.
@@ -105,23 +111,12 @@ struct LayoutKernel {
 /// (kLayoutPatterns for the square tile, then for the rectangle).
 inline const std::vector<LayoutKernel>& layoutKernels() {
   static const std::vector<LayoutKernel> all = [] {
-    using Kernel = void (*)(int*);
-    // Same order as kLayoutPatterns.
-    const Kernel squareKernels[] = {square::setRowReadRow,       square::setColReadCol,
-                                    square::setColReadRow,       square::setRowReadCol,
-                                    square::setRowReadColDyn,    square::setRowReadColPad,
-                                    square::setRowReadColDynPad};
-    const Kernel rectKernels[] = {rect::setRowReadRow,    rect::setColReadCol,
-                                  rect::setColReadRow,    rect::setRowReadCol,
-                                  rect::setRowReadColDyn, rect::setRowReadColPad,
-                                  rect::setRowReadColDynPad};
     std::vector<LayoutKernel> kernels;
     for (const bool isSquare : {true, false}) {
       for (std::size_t i = 0; i < std::size(kLayoutPatterns); ++i) {
         const LayoutPattern& p = kLayoutPatterns[i];
         kernels.push_back(LayoutKernel{p.exercise, isSquare ? "square" : "rect",
-                                       isSquare ? kSquare : kRect,
-                                       isSquare ? squareKernels[i] : rectKernels[i], p.store,
+                                       isSquare ? kSquare : kRect, p.store,
                                        p.load, p.padded, p.dynamicSmem, p.given,
                                        std::string(isSquare ? "5.2.1." : "5.2.2.") +
                                            p.subsection});
@@ -145,7 +140,7 @@ inline const LayoutKernel* findLayoutKernel(const std::string& id) {
 /// to check.
 inline void launch(const LayoutKernel& k, int* out, int blocks, cudaStream_t stream = nullptr) {
   const dim3 block(k.shape.dimX, k.shape.dimY);
-  k.kernel<<<blocks, block, k.dynamicSmemBytes(), stream>>>(out);
+  launchKernel(k.function(), blocks, block, k.dynamicSmemBytes(), stream, out);
 }
 
 }  // namespace wb::layout

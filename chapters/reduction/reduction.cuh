@@ -37,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "common/exercise_kernel.h"
 #include "reduction_model.h"
 
 namespace wb::reduction {
@@ -83,20 +84,24 @@ enum class SharedArray {
   Dynamic  ///< `extern __shared__ int smem[]`, sized at launch
 };
 
-/// Signature every reduction kernel shares.
-using ReduceKernelFn = void (*)(int* g_idata, int* g_odata, unsigned int n);
+/// The parameters every reduction kernel has, as the C++ demangler writes them.
+inline constexpr const char* kKernelParameters = "(int*, int*, unsigned int)";
 
 /// One reduction kernel and everything a test, a profiler run or a report
 /// needs to know about it.
 struct ReduceKernel {
   const char* exercise;     ///< kernel name, also the exercise's file name (without .cu)
-  ReduceKernelFn kernel;    ///< the kernel
   int unroll;               ///< input elements each thread adds first: 1 or kUnrollFactor
   bool inPlace;             ///< overwrites its input g_idata while reducing
   SharedArray shared;       ///< where the partial sums live
   bool given;               ///< complete in the starter (the worked example)
   const char* bookSection;  ///< where the book discusses it
 
+  /// The kernel, from the exercise's compiled module (exercise_kernel.h).
+  const void* function() const {
+    const std::string signature = std::string("wb::reduction::") + exercise + kKernelParameters;
+    return exerciseKernel("reduction", exercise, signature.c_str());
+  }
   /// Input elements one block sums.
   unsigned int span() const { return elementsPerBlock(unroll); }
   /// Blocks, and partial sums written, for an input of @p n elements.
@@ -123,15 +128,15 @@ inline const std::vector<ReduceKernel>& reductionKernels() {
   using S = SharedArray;
   constexpr int kU = kUnrollFactor;
   static const std::vector<ReduceKernel> all = {
-      // exercise, kernel, unroll, inPlace, shared array, given, book section
-      {"reduceNeighboredGmem", reduceNeighboredGmem, 1, true, S::None, false, "5.3.1"},
-      {"reduceNeighboredSmem", reduceNeighboredSmem, 1, false, S::Static, false, "5.3.1"},
-      {"reduceGmem", reduceGmem, 1, true, S::None, true, "5.3.1"},
-      {"reduceSmem", reduceSmem, 1, false, S::Static, false, "5.3.1"},
-      {"reduceGmemUnroll", reduceGmemUnroll, kU, true, S::None, false, "5.3.2"},
-      {"reduceSmemUnroll", reduceSmemUnroll, kU, false, S::Static, false, "5.3.2"},
-      {"reduceSmemDyn", reduceSmemDyn, 1, false, S::Dynamic, false, "5.3.3"},
-      {"reduceSmemUnrollDyn", reduceSmemUnrollDyn, kU, false, S::Dynamic, false, "5.3.3"},
+      // exercise, unroll, inPlace, shared array, given, book section
+      {"reduceNeighboredGmem", 1, true, S::None, false, "5.3.1"},
+      {"reduceNeighboredSmem", 1, false, S::Static, false, "5.3.1"},
+      {"reduceGmem", 1, true, S::None, true, "5.3.1"},
+      {"reduceSmem", 1, false, S::Static, false, "5.3.1"},
+      {"reduceGmemUnroll", kU, true, S::None, false, "5.3.2"},
+      {"reduceSmemUnroll", kU, false, S::Static, false, "5.3.2"},
+      {"reduceSmemDyn", 1, false, S::Dynamic, false, "5.3.3"},
+      {"reduceSmemUnrollDyn", kU, false, S::Dynamic, false, "5.3.3"},
   };
   return all;
 }
@@ -149,7 +154,7 @@ inline const ReduceKernel* findReductionKernel(const std::string& exercise) {
 /// launch). Launch errors are left for the caller to check.
 inline void launch(const ReduceKernel& k, int* in, int* out, unsigned int n,
                    cudaStream_t stream = nullptr) {
-  k.kernel<<<k.blocks(n), kReduceBlock, k.dynamicSmemBytes(), stream>>>(in, out, n);
+  launchKernel(k.function(), k.blocks(n), kReduceBlock, k.dynamicSmemBytes(), stream, in, out, n);
 }
 
 }  // namespace wb::reduction

@@ -39,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "common/exercise_kernel.h"
 #include "transpose_maps.h"
 
 namespace wb::transpose {
@@ -72,8 +73,9 @@ __global__ void transposeSmemPadDyn(float* out, const float* in, int nrows, int 
 /// (5.4.4).
 __global__ void transposeSmemUnrollPad(float* out, const float* in, int nrows, int ncols);
 
-/// The signature every kernel of the section has.
-using KernelFunction = void (*)(float* out, const float* in, int nrows, int ncols);
+/// The parameters every kernel of the section has, as the C++ demangler
+/// writes them.
+inline constexpr const char* kKernelParameters = "(float*, float const*, int, int)";
 
 /// Where a kernel keeps its tile.
 enum class SharedTile {
@@ -86,7 +88,6 @@ enum class SharedTile {
 /// needs to know about it.
 struct TransposeKernel {
   const char* name;          ///< kernel name, also the exercise's file name (without .cu)
-  KernelFunction kernel;     ///< the kernel
   Reference reference;       ///< the output it must produce
   int unroll;                ///< input columns per thread, blockDim.x apart
   SharedTile tile;           ///< where its tile lives, if it has one
@@ -95,6 +96,11 @@ struct TransposeKernel {
   const char* bookSection;   ///< where the book discusses it
   std::size_t staticSmemBytes;  ///< static shared memory it must declare, padding included
 
+  /// The kernel, from the exercise's compiled module (exercise_kernel.h).
+  const void* function() const {
+    const std::string signature = std::string("wb::transpose::") + name + kKernelParameters;
+    return exerciseKernel("transpose", name, signature.c_str());
+  }
   /// True unless the kernel's tile is static, which fixes the block shape.
   bool anyBlockShape() const { return tile != SharedTile::Static; }
   /// The tile a block of @p block threads works through (its index maps and
@@ -122,19 +128,19 @@ inline const std::vector<TransposeKernel>& transposeKernels() {
   using R = Reference;
   using S = SharedTile;
   static const std::vector<TransposeKernel> all = {
-      {"copyGmem", copyGmem, R::Copy, 1, S::None, false, true, "5.4.1", 0},
-      {"naiveGmem", naiveGmem, R::Transpose, 1, S::None, false, true, "5.4.1", 0},
-      {"naiveGmemUnroll", naiveGmemUnroll, R::Transpose, kUnroll, S::None, false, false, "5.4.4",
+      {"copyGmem", R::Copy, 1, S::None, false, true, "5.4.1", 0},
+      {"naiveGmem", R::Transpose, 1, S::None, false, true, "5.4.1", 0},
+      {"naiveGmemUnroll", R::Transpose, kUnroll, S::None, false, false, "5.4.4",
        0},
-      {"transposeSmem", transposeSmem, R::Transpose, 1, S::Static, false, false, "5.4.2",
+      {"transposeSmem", R::Transpose, 1, S::Static, false, false, "5.4.2",
        kTile.bytes()},
-      {"transposeSmemDyn", transposeSmemDyn, R::Transpose, 1, S::Dynamic, false, false, "5.4.2",
+      {"transposeSmemDyn", R::Transpose, 1, S::Dynamic, false, false, "5.4.2",
        0},
-      {"transposeSmemPad", transposeSmemPad, R::Transpose, 1, S::Static, true, false, "5.4.3",
+      {"transposeSmemPad", R::Transpose, 1, S::Static, true, false, "5.4.3",
        kPaddedTile.bytes()},
-      {"transposeSmemPadDyn", transposeSmemPadDyn, R::Transpose, 1, S::Dynamic, true, false,
+      {"transposeSmemPadDyn", R::Transpose, 1, S::Dynamic, true, false,
        "5.4.3", 0},
-      {"transposeSmemUnrollPad", transposeSmemUnrollPad, R::Transpose, kUnroll, S::Static, true,
+      {"transposeSmemUnrollPad", R::Transpose, kUnroll, S::Static, true,
        false, "5.4.4", kUnrolledPaddedTile.bytes()},
   };
   return all;
@@ -164,8 +170,8 @@ inline void launch(const TransposeKernel& k, float* out, const float* in, int nr
                                        static_cast<int>(block.y), nrows, ncols);
   if (!problem.empty()) throw std::invalid_argument(std::string(k.name) + ": " + problem);
   if (nrows == 0 || ncols == 0) return;
-  k.kernel<<<k.grid(nrows, ncols, block), block, k.dynamicSmemBytes(block), stream>>>(out, in,
-                                                                                      nrows, ncols);
+  launchKernel(k.function(), k.grid(nrows, ncols, block), block, k.dynamicSmemBytes(block),
+               stream, out, in, nrows, ncols);
 }
 
 }  // namespace wb::transpose

@@ -36,7 +36,7 @@ TEST_P(GpuLayout, DeclaresItsSharedTile) {
   // no static tile either, which is what the dynamic exercises ask for.
   ASSERT_TRUE(noProblem(testing::runAndCheck(k, 1))) << "make " << k.id() << " correct first";
   cudaFuncAttributes attr{};
-  WB_CUDA(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(k.kernel)));
+  WB_CUDA(cudaFuncGetAttributes(&attr, k.function()));
   if (k.dynamicSmem) {
     EXPECT_EQ(attr.sharedSizeBytes, 0u)
         << k.id() << " must keep its tile in dynamic shared memory (extern __shared__), "

@@ -72,7 +72,7 @@ TEST_P(GpuReduction, DeclaresItsSharedArray) {
   ASSERT_TRUE(noProblem(testing::runAndCheck(k, testing::randomInput(3 * k.span() + 37, seed))))
       << "make " << k.exercise << " correct first";
   cudaFuncAttributes attr{};
-  WB_CUDA(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(k.kernel)));
+  WB_CUDA(cudaFuncGetAttributes(&attr, k.function()));
   switch (k.shared) {
     case SharedArray::Static:
       EXPECT_EQ(attr.sharedSizeBytes, k.staticSmemBytes())

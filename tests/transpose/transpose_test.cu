@@ -144,7 +144,7 @@ class GpuTransposeSharedTile : public GpuTestWithParam<TransposeKernel> {};
 TEST_P(GpuTransposeSharedTile, DeclaresItsSharedTile) {
   const TransposeKernel& k = GetParam();
   cudaFuncAttributes attr{};
-  WB_CUDA(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(k.kernel)));
+  WB_CUDA(cudaFuncGetAttributes(&attr, k.function()));
   if (k.tile == SharedTile::Static) {
     EXPECT_EQ(attr.sharedSizeBytes, k.staticSmemBytes)
         << k.name << " must declare a static tile of " << k.staticSmemBytes / sizeof(float)

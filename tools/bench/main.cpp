@@ -11,6 +11,7 @@
 #include "bench.h"
 #include "report.h"
 #include "wb/device.h"
+#include "wb/modules.h"
 
 namespace {
 
@@ -222,6 +223,9 @@ std::set<std::string> kernelsOf(const Section& section, const std::set<std::stri
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The book's kernels come from the reference solutions' modules unless
+  // WB_MODULES names others (the starter's, to time one's own).
+  wb::setDefaultModuleFolders(WB_SOLUTION_MODULES);
   Options options;
   const std::string badArgument = parseArguments(argc, argv, options);
   if (!badArgument.empty()) {

@@ -7,6 +7,9 @@
 //   wb_run --gpu-check   exit 0 when a usable GPU is present, 77 (and why) if not
 //   wb_run ID            run section/id (e.g. layout/square_setRowReadCol)
 //
+// The kernel comes from the module of its exercise in the folders that the
+// environment variable WB_MODULES names (chapters/common/exercise_kernel.h).
+//
 // Exit status: 0 the output was right; 1 it was wrong (the reason is
 // printed); 2 bad arguments; 3 a CUDA error; 124 the launch did not finish
 // within WB_RUN_TIMEOUT seconds (default 60); 77 no usable GPU (CTest reads
@@ -21,6 +24,7 @@
 #include "registry.h"
 #include "wb/cuda_check.h"
 #include "wb/device.h"
+#include "wb/modules.h"
 
 namespace wb::runner {
 
@@ -105,6 +109,9 @@ int main(int argc, char** argv) {
     }
     startWatchdog(arg);
     try {
+      // The run depends on this exercise's module alone (the grader's result
+      // cache relies on it): loading any other one is an error.
+      wb::loadOnlyModule(k.section + "/" + k.exercise);
       const std::string problem = k.runOnce();
       if (!problem.empty()) {
         std::printf("WRONG %s: %s\n", arg.c_str(), problem.c_str());

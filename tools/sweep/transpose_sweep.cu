@@ -17,6 +17,7 @@
 #include "wb/buffer.h"
 #include "wb/cuda_check.h"
 #include "wb/device.h"
+#include "wb/modules.h"
 #include "wb/stats.h"
 #include "wb/timing.h"
 
@@ -213,6 +214,9 @@ bool writeCsv(const std::string& path, const std::vector<Result>& results, doubl
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The book's kernels come from the reference solutions' modules unless
+  // WB_MODULES names others (the starter's, to time one's own).
+  wb::setDefaultModuleFolders(WB_SOLUTION_MODULES);
   Options options;
   const std::string badArgument = parseArguments(argc, argv, options);
   if (!badArgument.empty()) {

@@ -29,6 +29,7 @@ import xml.etree.ElementTree as ET
 
 from . import build as wbbuild
 from . import exercises as wbex
+from . import object_check
 from . import results as wbres
 from .grading_score import FAILED, NOT_RUN, PASSED, TestOutcome
 
@@ -41,7 +42,10 @@ TIMING_LABELS = ("perf", "profile")
 PLACEHOLDER_RE = re.compile(r"\.(NOT_BUILT|LIST_TESTS_FAILED|LIST_FAILED)$")
 CTEST_ABNORMAL_RE = re.compile(r"Test\s+#\d+: (\S+) .*?\*\*\*(Timeout|Exception: .*?)\s+[\d.]+ sec")
 LEAN_OPTIONS = ("-DWB_BUILD_STARTER=ON", "-DWB_BUILD_TESTS=ON", "-DWB_BUILD_SOLUTIONS=OFF",
-                "-DWB_BUILD_MUTANTS=OFF", "-DWB_BUILD_TOOLS=OFF", "-DWB_BUILD_DOCS=OFF")
+                "-DWB_BUILD_MUTANTS=OFF", "-DWB_BUILD_TOOLS=OFF")
+# The folder, under a slot, where tests/gtest_verdict.py leaves one record
+# per test (its verdict and the exercise modules and objects it ran).
+RECORDS = "records"
 GRACE_SECONDS = 5
 COMPILE_TIMEOUT = 600   # seconds to compile one exercise file on its own
 
@@ -70,10 +74,11 @@ class Commands:
         self._running = set()
         self.stopping = False
 
-    def run(self, cmd, timeout, cwd=wbex.ROOT, separate_errors=False):
+    def run(self, cmd, timeout, cwd=wbex.ROOT, separate_errors=False, env=None):
         if self.stopping:
             raise Interrupted()
-        proc = subprocess.Popen([str(c) for c in cmd], cwd=cwd, env=wbbuild.env_with_cuda(),
+        proc = subprocess.Popen([str(c) for c in cmd], cwd=cwd,
+                                env=dict(wbbuild.env_with_cuda(), **(env or {})),
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE if separate_errors else subprocess.STDOUT,
                                 text=True, errors="replace", start_new_session=True)
@@ -164,6 +169,19 @@ def exercise_target(e):
     return f"wb_starter_{e.section}_{e.name}"
 
 
+def is_host_exercise(e):
+    """Whether an exercise is a host function (its reference defines no
+    kernel), compiled into an object, rather than a kernel compiled into a
+    device module. The same rule as wb_is_kernel_exercise in CMake."""
+    return "__global__" not in e.solution_file().read_text(errors="replace")
+
+
+def object_file(slot, e, impl="starter"):
+    """The object the build compiled from a host exercise's file."""
+    found = sorted((slot.build / "CMakeFiles" / f"wb_{impl}_{e.section}_{e.name}.dir")
+                   .rglob("*.o"))
+    return found[0] if found else None
+
 def _cache_value(cache_text, name):
     m = re.search(rf"^{re.escape(name)}:[A-Z]+=(.*)$", cache_text, re.M)
     return m.group(1) if m else None
@@ -235,12 +253,20 @@ def compiler_messages(output, slot):
 
 
 def compile_exercises(slot, all_exercises, commands, jobs, timeout):
-    """{exercise key: compiler messages} for the exercises that do not
-    compile. All are first built together (in parallel, going on past
+    """({exercise key: compiler messages} for the exercises that do not
+    compile, {exercise key: reasons} for host exercises whose object is
+    refused). All are first built together (in parallel, going on past
     errors); then each exercise's target is built on its own, which is
-    instant when it compiled and yields exactly its own errors when not."""
-    build(slot, commands, jobs, timeout, [exercise_target(e) for e in all_exercises])
-    errors = {}
+    instant when it compiled and yields exactly its own errors when not.
+    Each compile runs under the build's per-exercise limits (memory, CPU
+    and wall time: cmake/compile_with_limits.py), whose message names the
+    limit hit. A host exercise's object is then checked
+    (wbtools/object_check.py) against the reference's."""
+    targets = [exercise_target(e) for e in all_exercises]
+    host = [e for e in all_exercises if is_host_exercise(e)]
+    build(slot, commands, jobs, timeout,
+          targets + [f"wb_solutions_{e.section}_{e.name}" for e in host])
+    errors, refused = {}, {}
     limit = min(timeout, COMPILE_TIMEOUT)
     for e in all_exercises:
         result = build(slot, commands, 1, limit, [exercise_target(e)])
@@ -248,7 +274,18 @@ def compile_exercises(slot, all_exercises, commands, jobs, timeout):
             errors[e.key] = f"the compiler did not finish within {limit:.0f} s"
         elif not result.ok:
             errors[e.key] = compiler_messages(result.output, slot)
-    return errors
+        elif e in host:
+            student, reference = object_file(slot, e), object_file(slot, e, "solutions")
+            if student is None or reference is None:
+                errors[e.key] = "the build made no object file of it"
+                continue
+            try:
+                problems = object_check.check_object(student, reference, e.key)
+            except object_check.ToolMissing as err:
+                problems = [f"REFUSED: starter/{e.key}.cu could not be checked: {err}"]
+            if problems:
+                refused[e.key] = "\n".join(problems)
+    return errors, refused
 
 
 def named_exercises(messages, all_exercises):
@@ -260,15 +297,15 @@ def named_exercises(messages, all_exercises):
 
 
 def failing_sections(output, all_exercises):
-    """Sections whose test executable failed to build; every section when
-    the kernel runner (which links them all) failed."""
+    """Sections whose exercise modules or host-exercise test executables
+    failed to build (only those hold student code)."""
     sections = set()
     for line in output.splitlines():
         if not line.startswith("FAILED: "):
             continue
-        if "wb_run_starter" in line:
-            sections.update(e.section for e in all_exercises)
-        sections.update(e.section for e in all_exercises if f"wb_starter_{e.section}_" in line)
+        sections.update(e.section for e in all_exercises
+                        if f"wb_starter_{e.section}_" in line
+                        or f"modules/starter/{e.section}/" in line)
     return sections
 
 
@@ -349,6 +386,23 @@ class TestRun:
     output: str            # CTest's output, the runs one after the other
     timed_out: bool        # stopped at the suite timeout
     warnings: list = dataclasses.field(default_factory=list)   # for the instructor
+    # tests/gtest_verdict.py's record of each GoogleTest test, by test name:
+    # its verdict and the exercises whose code it ran (modules, objects)
+    records: dict = dataclasses.field(default_factory=dict)
+
+
+def read_records(folder):
+    """{test name: record} of the records tests/gtest_verdict.py wrote in
+    folder; an unreadable one is left out (its test then has no record)."""
+    records = {}
+    for path in sorted(pathlib.Path(folder).glob("*.json")):
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(doc.get("test"), str) and isinstance(doc.get("modules"), list):
+                records[doc["test"]] = doc
+        except (OSError, ValueError, AttributeError):
+            continue
+    return records
 
 
 def _read_junit(path):
@@ -374,6 +428,9 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
     run = TestRun({}, "", False)
     outputs = []
     spent = 0.0
+    records = slot.root / RECORDS
+    shutil.rmtree(records, ignore_errors=True)
+    records.mkdir(parents=True)
     for index, (label_args, timed) in enumerate(test_phases(gpu_present)):
         selection = []
         if only is not None:
@@ -401,7 +458,7 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
             started = time.monotonic()
             result = commands.run(["ctest", "--test-dir", slot.build, *label_args, *selection,
                                    "-j", str(jobs), "--output-junit", junit, "--no-tests=ignore"],
-                                  left)
+                                  left, env={"WB_TEST_RECORDS": str(records.absolute())})
             spent += time.monotonic() - started
         outputs.append(result.output)
         run.results.update(_read_junit(junit))
@@ -409,6 +466,7 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
             run.timed_out = True
             break
     run.output = "\n".join(outputs)
+    run.records = read_records(records)
     return run
 
 
@@ -435,10 +493,16 @@ def test_outcomes(inventory, junit_results, ctest_output, not_run_reason, suite_
         if found is None:
             if suite_timed_out:
                 why = f"the test run was stopped after {suite_timeout:.0f} s"
-            elif any(label in GPU_LABELS for label in labels):
+            elif any(label in GPU_LABELS for label in labels) and not_run_reason:
                 why = not_run_reason
             else:
-                why = "CTest did not report this test"
+                # Every test of the trusted listing must report: one that
+                # went missing from the run fails, it is not left out.
+                outcomes.append(TestOutcome(
+                    name, labels, FAILED,
+                    reason="the test did not report a result (it is in the workbook's list of "
+                           "tests, but the run did not report it)"))
+                continue
             outcomes.append(TestOutcome(name, labels, NOT_RUN, reason=why))
             continue
         reason = ""

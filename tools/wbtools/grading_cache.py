@@ -3,49 +3,47 @@ distinct input instead of once per submission.
 
 Most submissions share most exercise files: an exercise a student did not
 touch is the pristine starter, and a student who changed one file left the
-others as they were. A test's outcome depends on the repository's tests,
-harness and contracts (the same for the whole class), on the machine, and on
-the exercise files the test compiles and launches; when all of those equal
-an earlier run's, running the test again could only repeat that outcome (up
-to the fresh random inputs the GPU tests draw, which a cached outcome does
-not redraw).
+others as they were. The invariant the cache relies on: a stored outcome is
+reused only when everything that ran in the test's process is the same as
+when it was stored. What runs in a test process:
 
-The key of a test is a hash over its name and labels, a context (a
-fingerprint of the repository's files the grading build compiles or runs,
-the toolchain, the GPU, the build options and the WB_* environment), and the
-exercise files it depends on, as compiled for the submission (after the
-grader replaced one that does not compile by the pristine starter):
+  - the repository's tests, harness, contracts and tools, the toolchain, the
+    GPU, the build options and the WB_* environment: the same for the whole
+    class, hashed into the context every key includes;
+  - the exercise code it loaded: a GoogleTest test holds no exercise code of
+    its own; it loads the device module of each exercise whose kernel it
+    launches (chapters/common/exercise_kernel.h), and a host exercise's test
+    links that one exercise's object. tests/gtest_verdict.py records, for
+    each test, which modules the harness loaded and which objects were
+    linked; the grader reads that record (never the test's output, which a
+    kernel's printf could forge). A profile or sanitize test runs the kernel
+    runner, which refuses to load any module but that of the one kernel it
+    runs (wb::loadOnlyModule), so it ran its exercise's code alone.
 
-  - a test owned by one exercise (grading_score.owner_of) depends on that
-    exercise's file only. Checked against tests/layout, tests/reduction,
-    tests/transpose and tools/runner: each GPU or host test of an exercise
-    launches (or calls) that exercise's kernel (or function) alone, with
-    host references, and each profile and sanitize test makes the kernel
-    runner launch one kernel. No test of one exercise launches another's
-    kernel (not even a worked example's); only the section-wide performance
-    tests compare kernels, and those are never cached.
-  - a test owned by no exercise depends on every exercise file of its
-    section (starter.<section>.<...>), or on every exercise file when its
-    name names no section.
+The key of a test is a hash over its name and labels, the context, and the
+files of the exercises it is expected to run (its owner's, from its name,
+else its section's): the index under which an outcome is looked up. The
+entry also stores the digest of every exercise file the run actually loaded
+or linked, and is reused only when each of those equals the submission's:
+so even a test that ran more than its name suggests is reused only where all
+of it was the same. A GoogleTest test without a record is never stored.
 
 What is never read from or written to the cache: perf tests (timings are
 measured afresh for every submission), placeholder tests (an executable
 that could not be built or list its tests), outcomes that are not a plain
-pass or fail (not run, timed out, crashed), and, for writing, anything of a
-test run stopped at the suite timeout.
+pass or fail (not run, timed out, crashed, did not report), and, for
+writing, anything of a test run stopped at the suite timeout.
 
-Two limits follow from keying on files. A plain failure with a passing cause
-outside the code (the GPU out of memory while other submissions share it) is
-stored like any failure; timeouts and crashes are not stored. And a test's key
-holds only the files it depends on above, so code in another exercise file
-that changes it anyway (a static initialiser, or a function that overrides a
-shared one at link time) goes unseen. Delete the cache folder, or grade with
---no-cache, to run everything afresh.
+One limit remains: a plain failure with a passing cause outside the code
+(the GPU out of memory while other submissions share it) is stored like any
+failure; timeouts and crashes are not stored. Delete the cache folder, or
+grade with --no-cache, to run everything afresh.
 
 Entries are small JSON files, <folder>/<key[:2]>/<key>.json, each written
 atomically (a temporary file, then a rename), so graders running at once may
-share one folder. An entry that cannot be read, or does not hold a cacheable
-outcome of the test asked for, is a miss, never an error.
+share one folder. An entry that cannot be read, does not hold a cacheable
+outcome of the test asked for, or ran other exercise files than the
+submission's, is a miss, never an error.
 """
 import hashlib
 import json
@@ -61,8 +59,11 @@ from . import grading_score as gs
 from .grading_build import PLACEHOLDER_RE
 from .grading_submission import exercise_path
 
-FORMAT = 1                  # bump when an entry or a key changes meaning
+FORMAT = 2                  # bump when an entry or a key changes meaning
 UNCACHED_LABELS = ("perf",)
+# Tests that run the kernel runner, which loads the module of their own
+# exercise and no other (so they need no record of what they loaded).
+RUNNER_LABELS = ("profile", "sanitize")
 # What the grading build compiles or runs besides the exercise files: the
 # build scripts, the contracts, the tests and their harness, the kernel
 # runner, the profile and sanitize checks and the Python they import (all
@@ -139,8 +140,9 @@ def context(gpu_present, gpu_note, cmake_args, root=wbex.ROOT, versions=None, en
 
 
 def dependencies(test_name, all_exercises):
-    """The exercises whose files a test's outcome depends on (see the module's
-    docstring): its owner, else its section's, else all of them."""
+    """The exercises whose files a test is expected to run (see the module's
+    docstring): its owner, else its section's, else all of them. The key
+    covers them; the entry's record of what really ran is checked too."""
     owner = gs.owner_of(test_name, all_exercises)
     if owner is not None:
         return [owner]
@@ -186,6 +188,21 @@ def test_key(name, labels, context_digest, digests, all_exercises):
     return _sha256(json.dumps(document, sort_keys=True).encode())
 
 
+def ran_files(name, labels, record, digests, all_exercises):
+    """{exercise key: digest} of the exercise files a finished test ran
+    (loaded as a module or linked as an object), or None when that is not
+    known, so its outcome must not be stored: a GoogleTest test's from its
+    record, a runner test's by construction (its own exercise)."""
+    if record is not None:
+        modules = record.get("modules")
+        if not isinstance(modules, list) or not all(m in digests for m in modules):
+            return None
+        return {m: digests[m] for m in modules}
+    if any(label in RUNNER_LABELS for label in labels):
+        return {e.key: digests[e.key] for e in dependencies(name, all_exercises)}
+    return None
+
+
 def merge(inventory, cached, fresh):
     """Outcomes in the order of the listed tests: the cached ones where there
     are, else the fresh one (every listed test has one or the other)."""
@@ -202,30 +219,35 @@ class OutcomeCache:
     def _path(self, key):
         return self.folder / key[:2] / f"{key}.json"
 
-    def get(self, key, name, labels):
+    def get(self, key, name, labels, digests):
         """The stored outcome of test `name` (marked reused), or None when
-        there is none or it cannot be trusted."""
+        there is none, it cannot be trusted, or the run that stored it ran
+        an exercise file other than the submission's (`digests`: {exercise
+        key: digest} of the files this submission's build compiled)."""
         try:
             doc = json.loads(self._path(key).read_text(encoding="utf-8"))
             outcome = gs.TestOutcome(name, tuple(labels), doc["result"], float(doc["seconds"]),
                                      doc["output"], doc["reason"], reused=True)
+            ran = doc["ran"]
             trusted = (doc["format"] == FORMAT and doc["test"] == name
                        and tuple(doc["labels"]) == tuple(labels)
                        and isinstance(outcome.output, str) and isinstance(outcome.reason, str)
                        and math.isfinite(outcome.seconds) and outcome.seconds >= 0
-                       and cacheable(outcome))
+                       and cacheable(outcome) and isinstance(ran, dict)
+                       and all(digests.get(k) == v for k, v in ran.items()))
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return None
         return outcome if trusted else None
 
-    def put(self, key, outcome):
-        """Store a cacheable outcome; returns whether it was stored. A cache
-        that cannot be written only costs time: the error is not raised."""
-        if not cacheable(outcome):
+    def put(self, key, outcome, ran):
+        """Store a cacheable outcome with the exercise files its run ran
+        (ran_files); returns whether it was stored. A cache that cannot be
+        written only costs time: the error is not raised."""
+        if not cacheable(outcome) or ran is None:
             return False
         doc = {"format": FORMAT, "test": outcome.name, "labels": list(outcome.labels),
                "result": outcome.result, "seconds": outcome.seconds, "output": outcome.output,
-               "reason": outcome.reason}
+               "reason": outcome.reason, "ran": ran}
         try:
             gr.atomic_write(self._path(key), json.dumps(doc))
             return True

@@ -176,10 +176,10 @@ class Grader:
         fresh outcomes the cache may keep are stored, unless the run was
         stopped at the suite timeout."""
         options = self.options
-        keys = self._cache_keys(inventory, slot)
+        keys, digests = self._cache_keys(inventory, slot)
         cached = {}
         for name, labels in inventory:
-            found = self.cache.get(keys[name], name, labels) if name in keys else None
+            found = self.cache.get(keys[name], name, labels, digests) if name in keys else None
             if found is not None:
                 cached[name] = found
         missed = [(name, labels) for name, labels in inventory if name not in cached]
@@ -189,43 +189,60 @@ class Grader:
                                options.suite_timeout,
                                only=[name for name, _ in missed] if cached else None,
                                gpu_lock=self.gpu_lock)
-        gpu_missing = "" if options.gpu_present else options.gpu_note
-        fresh = gb.test_outcomes(missed, run.results, run.output, f"no GPU here: {gpu_missing}",
+        not_run = "" if options.gpu_present else f"no GPU here: {options.gpu_note}"
+        fresh = gb.test_outcomes(missed, run.results, run.output, not_run,
                                  run.timed_out, options.suite_timeout)
         for t in fresh:
             t.output = gb.student_paths(t.output, slot)
             if t.name in keys and not run.timed_out:
-                self.cache.put(keys[t.name], t)
+                ran = gc.ran_files(t.name, t.labels, run.records.get(t.name), digests,
+                                   self.all_exercises)
+                self.cache.put(keys[t.name], t, ran)
         return gc.merge(inventory, cached, fresh), run
 
     def _cache_keys(self, inventory, slot):
-        """{test name: cache key} of the listed tests the cache may hold, from
-        the exercise files as compiled (read from the slot after the
-        grader put the pristine starter in place of those that do not
-        compile); empty without a cache."""
+        """({test name: cache key} of the listed tests the cache may hold,
+        {exercise key: digest}), from the exercise files as compiled (read
+        from the slot after the grader put the pristine starter in place of
+        those that do not compile or were refused); empty without a cache."""
         if self.cache is None:
-            return {}
+            return {}, {}
         with self._context_lock:
             if self._cache_context is None:
                 options = self.options
                 self._cache_context = gc.context(options.gpu_present, options.gpu_note,
                                                  options.cmake_args)
         digests = gc.exercise_digests(slot.staged, self.all_exercises)
-        return {name: gc.test_key(name, labels, self._cache_context, digests, self.all_exercises)
-                for name, labels in inventory if gc.readable(name, labels)}
+        return ({name: gc.test_key(name, labels, self._cache_context, digests, self.all_exercises)
+                 for name, labels in inventory if gc.readable(name, labels)}, digests)
 
     def _compile(self, slot, submission, problems):
         """Each submitted exercise that does not compile scores 0 with the
-        compiler's errors, and the pristine starter takes its place."""
+        compiler's errors (or the compile limit it hit); a host exercise
+        whose object reaches outside its exercise is refused, scoring 0 with
+        the symbols named. The pristine starter takes the place of either,
+        so the rest of the submission is still graded."""
         options = self.options
-        errors = gb.compile_exercises(slot, self.all_exercises, self.commands, options.build_jobs,
-                                      options.build_timeout)
+        errors, refused = gb.compile_exercises(slot, self.all_exercises, self.commands,
+                                               options.build_jobs, options.build_timeout)
         for e in self.all_exercises:
-            if e.key in errors and e.key in submission.contents and e.key not in problems:
+            if e.key not in submission.contents or e.key in problems:
+                continue
+            if e.key in errors:
                 problems[e.key] = gs.Problem(
                     "compile error", f"COMPILE ERROR: starter/{e.key}.cu does not compile, so its "
                     f"checks score 0. The compiler said:\n{errors[e.key]}")
-                gsub.write_if_changed(slot.staged / gsub.exercise_path(e), gsub.pristine_starter(e))
+            elif e.key in refused:
+                problems[e.key] = gs.Problem(
+                    "refused", f"REFUSED: starter/{e.key}.cu reaches outside its exercise, so its "
+                    f"checks score 0:\n{refused[e.key]}")
+            else:
+                continue
+            gsub.write_if_changed(slot.staged / gsub.exercise_path(e), gsub.pristine_starter(e))
+        if refused:
+            # Recompile the pristine files put in place of the refused ones.
+            gb.build(slot, self.commands, options.build_jobs, options.build_timeout,
+                     [gb.exercise_target(e) for e in self.all_exercises if e.key in refused])
 
     def _build_everything(self, slot, submission, problems):
         """Build the tests and the runner. When that fails although every
@@ -282,15 +299,15 @@ class Grader:
             reasons.append(f"{len(broken)} exercise(s) did not compile or link: "
                            + ", ".join(broken))
         if refused:
-            reasons.append(f"{len(refused)} exercise(s) refused for an #include outside the "
-                           "contracts: " + ", ".join(refused))
+            reasons.append(f"{len(refused)} exercise(s) refused (an #include outside the "
+                           "contracts, or code outside the exercise): " + ", ".join(refused))
         if suite_timed_out:
             reasons.append("the test run was stopped at --suite-timeout")
         if hung:
             reasons.append(f"{len(hung)} test(s) timed out, first {hung[0]}")
         if missing:
             reasons.append(f"{len(missing)} exercise file(s) not submitted")
-        status = ("compile-errors" if broken or refused else
+        status = ("refused" if refused else "compile-errors" if broken else
                   "timeout" if suite_timed_out or hung else "ok")
         return status, "; ".join(reasons)
 

@@ -41,7 +41,7 @@ class TestOutcome:
 @dataclasses.dataclass
 class Problem:
     """Why an exercise was not graded from the student's file."""
-    state: str      # "compile error", "link error", "missing"
+    state: str      # "compile error", "link error", "refused", "missing"
     message: str
 
 
@@ -209,7 +209,7 @@ def zero_results(points, state, message):
 
 # A submission's status in the gradebook, most serious first: the first that
 # applies is the one reported.
-STATUSES = ("error", "empty", "compile-errors", "timeout", "ok")
+STATUSES = ("error", "empty", "refused", "compile-errors", "timeout", "ok")
 
 
 @dataclasses.dataclass

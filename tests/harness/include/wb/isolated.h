@@ -1,0 +1,41 @@
+/**
+ * @file isolated.h
+ * @brief Calling a student's host function in a child process, so that
+ *        nothing it does can reach the test process that judges it.
+ *
+ * A host exercise's object is linked into its test executable (the kernel
+ * exercises never are: they are loaded as device modules). Its code is
+ * checked before linking (tools/wbtools/object_check.py: no code that runs
+ * before main, no process control, no I/O), and it runs only when the test
+ * calls it; callIsolated makes that call in a forked child. The child sends
+ * back the value or the kind of exception; whatever else it does (end the
+ * process, write files, corrupt memory) ends with the child, and the test
+ * process's verdict and exit status stay its own.
+ */
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace wb {
+
+/// What a function called in a child process did.
+struct IsolatedResult {
+  enum class Kind {
+    Returned,         ///< returned `value`
+    InvalidArgument,  ///< threw std::invalid_argument
+    OtherException,   ///< threw something else (`detail` says what)
+    Ended,            ///< the child ended without answering (`detail` says how)
+    TimedOut,         ///< no answer within the time limit
+  };
+  Kind kind = Kind::Ended;
+  double value = 0.0;
+  std::string detail;
+  /// "returned 4", "threw std::invalid_argument", "ended the process (exit status 0) ..."
+  std::string describe() const;
+};
+
+/// Calls @p fn in a forked child and waits at most @p timeoutSeconds.
+IsolatedResult callIsolated(const std::function<double()>& fn, int timeoutSeconds = 20);
+
+}  // namespace wb

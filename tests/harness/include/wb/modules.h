@@ -1,0 +1,24 @@
+/**
+ * @file modules.h
+ * @brief Settings of the exercise-module loader (wb::exerciseKernel in
+ *        chapters/common/exercise_kernel.h) for the programs that use it.
+ */
+#pragma once
+
+#include <string>
+
+namespace wb {
+
+/// Module folders (':'-separated) to search when WB_MODULES is not set. The
+/// benchmark and the sweep point it at the reference solutions' modules;
+/// the tests set none, so a test run without WB_MODULES says so instead of
+/// silently testing someone else's kernels.
+void setDefaultModuleFolders(const std::string& folders);
+
+/// From now on this process may load only the module @p key
+/// ("section/exercise"); loading any other throws. The kernel runner calls
+/// it with the exercise of the one kernel it launches, so a profile or
+/// sanitizer run of an exercise depends on that exercise's file alone.
+void loadOnlyModule(const std::string& key);
+
+}  // namespace wb

@@ -1,0 +1,138 @@
+#include "wb/isolated.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <exception>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+
+namespace wb {
+namespace {
+
+/// The child's one message: a kind byte, a double, and a short text.
+struct Message {
+  char kind;
+  double value;
+  char detail[200];
+};
+
+void writeAll(int fd, const void* data, std::size_t size) {
+  const char* p = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::write(fd, p, size);
+    if (n <= 0) return;
+    p += n;
+    size -= static_cast<std::size_t>(n);
+  }
+}
+
+[[noreturn]] void childMain(int fd, const std::function<double()>& fn) {
+  Message m{};
+  try {
+    m.value = fn();
+    m.kind = static_cast<char>(IsolatedResult::Kind::Returned);
+  } catch (const std::invalid_argument& e) {
+    m.kind = static_cast<char>(IsolatedResult::Kind::InvalidArgument);
+    std::strncpy(m.detail, e.what(), sizeof m.detail - 1);
+  } catch (const std::exception& e) {
+    m.kind = static_cast<char>(IsolatedResult::Kind::OtherException);
+    std::strncpy(m.detail, e.what(), sizeof m.detail - 1);
+  } catch (...) {
+    m.kind = static_cast<char>(IsolatedResult::Kind::OtherException);
+    std::strncpy(m.detail, "an exception that is not a std::exception", sizeof m.detail - 1);
+  }
+  writeAll(fd, &m, sizeof m);
+  ::_exit(0);
+}
+
+std::string howItEnded(int status) {
+  std::ostringstream s;
+  if (WIFEXITED(status)) {
+    s << "exit status " << WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    s << "signal " << WTERMSIG(status) << " (" << strsignal(WTERMSIG(status)) << ")";
+  } else {
+    s << "status " << status;
+  }
+  return s.str();
+}
+
+}  // namespace
+
+std::string IsolatedResult::describe() const {
+  std::ostringstream s;
+  switch (kind) {
+    case Kind::Returned: s << "returned " << value; break;
+    case Kind::InvalidArgument: s << "threw std::invalid_argument (" << detail << ")"; break;
+    case Kind::OtherException: s << "threw another exception (" << detail << ")"; break;
+    case Kind::Ended: s << "ended the process (" << detail << ") instead of returning"; break;
+    case Kind::TimedOut: s << "did not return within " << detail; break;
+  }
+  return s.str();
+}
+
+IsolatedResult callIsolated(const std::function<double()>& fn, int timeoutSeconds) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
+  const pid_t child = ::fork();
+  if (child < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw std::system_error(errno, std::generic_category(), "fork");
+  }
+  if (child == 0) {
+    ::close(fds[0]);
+    childMain(fds[1], fn);
+  }
+  ::close(fds[1]);
+
+  Message m{};
+  std::size_t got = 0;
+  bool timedOut = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeoutSeconds);
+  while (got < sizeof m) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      timedOut = true;
+      break;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) continue;
+    const ssize_t n = ::read(fds[0], reinterpret_cast<char*>(&m) + got, sizeof m - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // the child closed the pipe without a whole message
+    got += static_cast<std::size_t>(n);
+  }
+  ::close(fds[0]);
+  if (timedOut) ::kill(child, SIGKILL);
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+
+  IsolatedResult r;
+  if (timedOut) {
+    r.kind = IsolatedResult::Kind::TimedOut;
+    r.detail = std::to_string(timeoutSeconds) + " s";
+  } else if (got < sizeof m) {
+    r.kind = IsolatedResult::Kind::Ended;
+    r.detail = howItEnded(status);
+  } else {
+    r.kind = static_cast<IsolatedResult::Kind>(m.kind);
+    r.value = m.value;
+    m.detail[sizeof m.detail - 1] = '\0';
+    r.detail = m.detail;
+  }
+  return r;
+}
+
+}  // namespace wb
