@@ -74,7 +74,8 @@ foreach(line IN LISTS lines)
       continue()
     endif()
     set(name "${WB_PREFIX}${full}")
-    add_test("${name}" "${WB_PYTHON}" "${WB_VERDICT}" --test "${full}" --name "${name}" ${links}
+    add_test("${name}" "${WB_PYTHON}" -I -S "${WB_VERDICT}" --test "${full}" --name "${name}"
+             ${links}
              -- "${WB_EXE}")
     set(serial FALSE)
     if(kind STREQUAL "perf")

@@ -23,6 +23,17 @@ set(WB_TIMEOUT_host 60 CACHE STRING "Timeout of a host test, in seconds")
 set(WB_TIMEOUT_gpu 60 CACHE STRING "Timeout of a GPU correctness test, in seconds")
 set(WB_TIMEOUT_perf 300 CACHE STRING "Timeout of a GPU performance test, in seconds")
 
+# The interpreter the verdict wrapper runs under, resolved past launchers
+# such as pyenv's shims (which cost about 70 ms a start), and started with
+# -I -S: the wrapper needs the standard library only, and it runs once per
+# test.
+execute_process(COMMAND "${Python3_EXECUTABLE}" -c "import sys; print(sys.executable)"
+                OUTPUT_VARIABLE WB_VERDICT_PYTHON OUTPUT_STRIP_TRAILING_WHITESPACE
+                RESULT_VARIABLE _wb_python_result)
+if(NOT _wb_python_result EQUAL 0 OR NOT EXISTS "${WB_VERDICT_PYTHON}")
+  set(WB_VERDICT_PYTHON "${Python3_EXECUTABLE}")
+endif()
+
 # wb_register_gtests(<executable> PREFIX <text> LABELS <labels...> [KINDS <kinds...>]
 #                    [MODULES <folders>] [LIST_EXECUTABLE <executable>]
 #                    [LINKS <section/exercise...>])
@@ -54,7 +65,7 @@ set(WB_LABELS [==[${ARG_LABELS}]==])
 set(WB_KINDS [==[${ARG_KINDS}]==])
 set(WB_MODULES [==[${ARG_MODULES}]==])
 set(WB_LINKS [==[${ARG_LINKS}]==])
-set(WB_PYTHON [==[${Python3_EXECUTABLE}]==])
+set(WB_PYTHON [==[${WB_VERDICT_PYTHON}]==])
 set(WB_VERDICT [==[${CMAKE_SOURCE_DIR}/tests/gtest_verdict.py]==])
 set(WB_TIMEOUT_host ${WB_TIMEOUT_host})
 set(WB_TIMEOUT_gpu ${WB_TIMEOUT_gpu})

@@ -3,7 +3,8 @@
 # folder given as the first argument and printing a short summary last. For a
 # machine with an NVIDIA GPU; on one without, the GPU checks report skipped.
 #
-#   tools/gpu-suite.sh LOGDIR [--stages LIST] [--perf-runs N]
+#   tools/gpu-suite.sh LOGDIR [--stages LIST] [--perf-runs N] [--cold-runs N]
+#                             [--idle SECONDS] [--forgeries NAME,...]
 #
 # Stages (default: all, in this order):
 #   build      configure (native architecture) and build everything
@@ -18,21 +19,33 @@
 #   bench      wb_bench (CSV + JSON) and the Nsight Compute metrics report
 #   sweep      the transpose block-shape sweep at 8192 x 8192 (CSV), about a
 #              minute
-#   grading    the grader's end-to-end test
+#   grading    the grader's end-to-end and forgery tests (without the GPU
+#              checks, as CI runs them)
+#   forgeries  the forgery submissions graded with the GPU checks
+#              (tests/grading/grade_forgeries.py --gpu); slow
+#   coldperf   the perf label as CTest runs it (each test its own process),
+#              N times (--cold-runs, default 3), each after the GPU has been
+#              idle for --idle seconds (default 60), counting failed runs
 # Stages can be split over several invocations with the same LOGDIR and
 # build folder (WB_GPU_BUILD_DIR, default build-gpu); the summary covers
 # whatever logs the folder holds.
 set -u -o pipefail
 
-usage() { sed -n '2,24p' "$0"; }
+usage() { sed -n '2,31p' "$0"; }
 [ $# -ge 1 ] || { usage; exit 2; }
 LOG=$1; shift
 PERF_RUNS=20
+COLD_RUNS=3
+IDLE=60
+FORGERIES=""
 STAGES="build solutions starter profile sanitize mutant perf bench sweep grading"
 while [ $# -gt 0 ]; do
   case $1 in
     --stages) STAGES=${2:?--stages needs a list}; STAGES=${STAGES//,/ }; shift 2 ;;
     --perf-runs) PERF_RUNS=${2:?--perf-runs needs a number}; shift 2 ;;
+    --cold-runs) COLD_RUNS=${2:?--cold-runs needs a number}; shift 2 ;;
+    --idle) IDLE=${2:?--idle needs seconds}; shift 2 ;;
+    --forgeries) FORGERIES=${2:?--forgeries needs a list}; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "gpu-suite: unknown argument '$1'" >&2; usage; exit 2 ;;
   esac
@@ -61,6 +74,8 @@ if wants build; then
   if ! cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$LOG/configure.log" 2>&1; then
     note "configure FAILED"; tail -30 "$LOG/configure.log"; exit 1
   fi
+  sed -n 's/^CMAKE_CUDA_ARCHITECTURES:[A-Z]*=//p' "$BUILD/CMakeCache.txt" \
+    >"$BUILD/cuda-architectures.txt"
   if ! cmake --build "$BUILD" -j "$(nproc)" >"$LOG/build.log" 2>&1; then
     note "build FAILED"; grep -E "error|FAILED" "$LOG/build.log" | head -30; exit 1
   fi
@@ -114,6 +129,27 @@ if wants sweep; then
   note "sweep: exit $? in $(( $(date +%s) - t )) s"
 fi
 wants grading && ctest_stage grading -L grading
+if wants forgeries; then
+  t=$(date +%s)
+  only=()
+  [ -n "$FORGERIES" ] && only=(--only "$FORGERIES")
+  python3 "$ROOT/tests/grading/grade_forgeries.py" --gpu --work "$BUILD/forgeries-work" \
+    --keep "$LOG/forgeries" "${only[@]}" \
+    "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=$(cat "$BUILD/cuda-architectures.txt" 2>/dev/null || echo native)" \
+    >"$LOG/forgeries.log" 2>&1
+  note "forgeries: exit $? in $(( $(date +%s) - t )) s"
+fi
+if wants coldperf; then
+  : >"$LOG/coldperf.txt"
+  for i in $(seq 1 "$COLD_RUNS"); do
+    sleep "$IDLE"
+    (cd "$BUILD" && ctest -L perf -L solutions --output-junit "$LOG/coldperf-$i.xml") \
+      >"$LOG/coldperf-$i.log" 2>&1
+    failed=$(grep -cE "^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*\*\*\*Failed" "$LOG/coldperf-$i.log")
+    echo "cold run $i (after ${IDLE} s idle): $failed failed; $(grep -E 'tests passed' "$LOG/coldperf-$i.log")" \
+      | tee -a "$LOG/coldperf.txt" >>"$LOG/stages.txt"
+  done
+fi
 
 {
   echo "== summary ($(date -u +%FT%TZ)) =="
@@ -135,6 +171,7 @@ wants grading && ctest_stage grading -L grading
   [ -f "$LOG/perf.log" ] && grep -hoE "[A-Za-z_]+ [0-9.]+ ms / [A-Za-z_]+ [0-9.]+ ms = .*" "$LOG/perf.log"
   [ -f "$LOG/perf.log" ] && grep -hE "^[0-9]+: (transpose|best|copy|reduce)[^|]*GB/s" "$LOG/perf.log" | head -20
   cat "$LOG/perf-repeat.log" 2>/dev/null
+  [ -f "$LOG/forgeries.log" ] && grep -E "^(FAIL|forgeries|1-|9-)" "$LOG/forgeries.log" | tail -40
   [ -f "$LOG/bench.log" ] && grep -v "^\[" "$LOG/bench.log" | tail -n 120
   [ -f "$LOG/sweep.log" ] && sed -n '/best block shape/,/^$/p' "$LOG/sweep.log"
 } >"$SUMMARY"

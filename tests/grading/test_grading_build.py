@@ -58,6 +58,15 @@ class OutcomesTest(unittest.TestCase):
         left_out = outcomes[inventory[5][0]]
         self.assertEqual((left_out.result, left_out.reason), (gs.NOT_RUN, "no GPU here: none"))
 
+    def test_a_test_missing_from_the_run_fails(self):
+        # The list of tests comes from builds without student code; a test
+        # that the run did not report (its process hid it) fails.
+        outcomes = gb.test_outcomes([("starter.layout.X", GPU),
+                                     ("starter.reduction.HostEffectiveBandwidth.A", HOST)],
+                                    {}, "", "", False, 600)
+        self.assertEqual([o.result for o in outcomes], [gs.FAILED, gs.FAILED])
+        self.assertIn("did not report a result", outcomes[0].reason)
+
     def test_a_stopped_run_says_so(self):
         outcomes = gb.test_outcomes([("starter.layout.X", GPU)], {}, "", "no GPU", True, 600)
         self.assertEqual(outcomes[0].reason, "the test run was stopped after 600 s")
@@ -93,8 +102,10 @@ class BuildOutputTest(unittest.TestCase):
         self.assertEqual([e.name for e in gb.named_exercises(messages, EXERCISES)],
                          ["setRowReadCol"], "the command line names every object: not a culprit")
         self.assertEqual(gb.failing_sections(output, EXERCISES), {"layout"})
-        self.assertEqual(gb.failing_sections("FAILED: tools/runner/wb_run_starter\n", EXERCISES),
-                         {"layout", "reduction"})
+        self.assertEqual(gb.failing_sections("FAILED: modules/starter/reduction/reduceSmem.fatbin\n",
+                                             EXERCISES), {"reduction"})
+        self.assertEqual(gb.failing_sections("FAILED: tools/runner/wb_run\n", EXERCISES), set(),
+                         "the runner holds no exercise code")
         undefined = "undefined reference to `wb::reduction::reduceSmem(int const*, int*)'"
         self.assertEqual([e.name for e in gb.named_exercises(undefined, EXERCISES)], ["reduceSmem"])
 
@@ -136,7 +147,12 @@ FAKE_TESTS = [
 STARTER = [name for name, labels in FAKE_TESTS if "starter" in labels.split(";")]
 TIMED = [name for name, labels in FAKE_TESTS if {"perf", "profile"} & set(labels.split(";"))]
 HOST = [name for name, labels in FAKE_TESTS if labels == "reduction;starter;host"]
-LOGGER = "import sys; open(sys.argv[1], 'a').write(sys.argv[2] + '\\n')"
+# Each fake test logs its name and, as tests/gtest_verdict.py does, leaves a
+# record in $WB_TEST_RECORDS when the grader gives one.
+LOGGER = ("import json, os, sys; open(sys.argv[1], 'a').write(sys.argv[2] + '\\n'); "
+          "d = os.environ.get('WB_TEST_RECORDS'); "
+          "d and open(os.path.join(d, sys.argv[2] + '.json'), 'w').write("
+          "json.dumps({'test': sys.argv[2], 'verdict': 'passed', 'modules': ['layout/x']}))")
 
 
 class RecordingLock:
@@ -201,6 +217,13 @@ class RunTestsTest(unittest.TestCase):
         self.assertEqual(self.lock.seen, [("shared", []), ("released", untimed),
                                           ("exclusive", untimed), ("released", sorted(STARTER))],
                          "the perf and profile tests last, holding the lock alone")
+
+    def test_the_records_of_the_run_are_read(self):
+        run = self.run_tests(gpu_present=False)
+        self.assertEqual(sorted(run.records), sorted(HOST))
+        self.assertEqual(run.records[HOST[0]]["modules"], ["layout/x"])
+        again = self.run_tests(gpu_present=False, only=[HOST[1]])
+        self.assertEqual(sorted(again.records), [HOST[1]], "a fresh folder for every run")
 
     def test_only_the_tests_asked_for_run(self):
         only = [STARTER[0], STARTER[3], STARTER[6], STARTER[7]]   # perf, host, sanitize x2

@@ -1,6 +1,8 @@
 """The result cache: what a test's key depends on, what is never cached,
-damaged entries, and a grader that runs only the tests the cache misses
-(CTest stood in for by made-up results)."""
+damaged entries, the record of what a test ran (so one submission never
+changes another's grade), and a grader that runs only the tests the cache
+misses (CTest and the verdict wrapper's records stood in for by made-up
+results)."""
 import json
 import pathlib
 import tempfile
@@ -34,6 +36,14 @@ JUNIT = {GPU_ROW: TestResult(GPU_ROW, "passed", 0.2, "[ OK ]"),
          HUNG: TestResult(HUNG, "failed", 60.0, "start"),
          SANITIZE: TestResult(SANITIZE, "skipped", 0.1, "skipped: no compute-sanitizer\n")}
 CTEST_OUTPUT = f"5/6 Test #5: {HUNG} ...***Timeout  60.01 sec\n"
+# What tests/gtest_verdict.py records of each GoogleTest test it ran: the
+# modules the test loaded, the objects its executable links.
+RECORDS = {GPU_ROW: {"test": GPU_ROW, "modules": ["layout/setRowReadCol"]},
+           GPU_PAD: {"test": GPU_PAD, "modules": ["layout/setRowReadColPad"]},
+           PERF: {"test": PERF, "modules": ["layout/setRowReadCol", "layout/setRowReadColPad"]},
+           HOST: {"test": HOST, "modules": ["reduction/effectiveBandwidth"]},
+           HUNG: {"test": HUNG, "modules": ["reduction/reduceSmem"]}}
+RAN = {"layout/setRowReadColPad": "pristine"}
 
 
 def digests(**changed):
@@ -117,8 +127,8 @@ class CacheTest(unittest.TestCase):
 
     def test_a_stored_outcome_comes_back_marked_reused(self):
         stored = outcome(GPU_PAD, GPU, gs.FAILED, output="wrong\nvalues", seconds=0.25)
-        self.assertTrue(self.cache.put("ab12", stored))
-        back = self.cache.get("ab12", GPU_PAD, GPU)
+        self.assertTrue(self.cache.put("ab12", stored, RAN))
+        back = self.cache.get("ab12", GPU_PAD, GPU, digests())
         self.assertEqual((back.result, back.seconds, back.output, back.reason, back.labels),
                          (gs.FAILED, 0.25, "wrong\nvalues", "", GPU))
         self.assertTrue(back.reused)
@@ -133,26 +143,49 @@ class CacheTest(unittest.TestCase):
                  outcome(GPU_ROW, GPU, gs.FAILED, reason="crashed (Exception: SegFault)"),
                  outcome("starter.layout.NOT_BUILT", ("layout", "starter"), gs.FAILED)]
         for i, t in enumerate(never):
-            self.assertFalse(self.cache.put(f"k{i}", t), t.name)
+            self.assertFalse(self.cache.put(f"k{i}", t, RAN), t.name)
         self.assertFalse(self.cache.folder.exists() and any(self.cache.folder.rglob("*.json")))
         self.assertFalse(gc.readable(PERF, ("layout", "starter", "perf")))
 
     def test_a_damaged_or_foreign_entry_is_a_miss(self):
-        self.assertIsNone(self.cache.get("cd34", GPU_ROW, GPU), "no entry")
-        self.cache.put("cd34", outcome(GPU_ROW, GPU, gs.PASSED))
+        self.assertIsNone(self.cache.get("cd34", GPU_ROW, GPU, digests()), "no entry")
+        self.cache.put("cd34", outcome(GPU_ROW, GPU, gs.PASSED), RAN)
         path = next(self.cache.folder.rglob("cd34.json"))
         good = json.loads(path.read_text())
-        self.assertIsNotNone(self.cache.get("cd34", GPU_ROW, GPU))
-        self.assertIsNone(self.cache.get("cd34", GPU_PAD, GPU), "another test's entry")
+        self.assertIsNotNone(self.cache.get("cd34", GPU_ROW, GPU, digests()))
+        self.assertIsNone(self.cache.get("cd34", GPU_PAD, GPU, digests()), "another test's entry")
         for damage in (b"{\"result\": \"pass", b"\xff\xfe\x00", b"[]", b"null",
                        json.dumps(dict(good, result="not run")).encode(),
                        json.dumps(dict(good, reason="timed out")).encode(),
                        json.dumps(dict(good, seconds="fast")).encode(),
                        json.dumps(dict(good, output=None)).encode(),
                        json.dumps(dict(good, format=gc.FORMAT + 1)).encode(),
-                       json.dumps({k: v for k, v in good.items() if k != "labels"}).encode()):
+                       json.dumps({k: v for k, v in good.items() if k != "labels"}).encode(),
+                       json.dumps({k: v for k, v in good.items() if k != "ran"}).encode(),
+                       json.dumps(dict(good, ran=["layout/setRowReadColPad"])).encode()):
             path.write_bytes(damage)
-            self.assertIsNone(self.cache.get("cd34", GPU_ROW, GPU), damage)
+            self.assertIsNone(self.cache.get("cd34", GPU_ROW, GPU, digests()), damage)
+
+    def test_an_outcome_is_reused_only_where_every_file_it_ran_is_the_same(self):
+        # A test that ran two exercises' code (whatever its name says) is
+        # reused only where both files are the submission's.
+        ran = {"layout/setRowReadCol": "pristine", "reduction/reduceSmem": "forged"}
+        self.assertTrue(self.cache.put("ef56", outcome(GPU_ROW, GPU, gs.PASSED), ran))
+        self.assertIsNone(self.cache.get("ef56", GPU_ROW, GPU, digests()))
+        self.assertIsNotNone(self.cache.get("ef56", GPU_ROW, GPU,
+                                            digests(reduction__reduceSmem="forged")))
+
+    def test_what_a_test_ran_comes_from_its_record_or_the_runner(self):
+        files = digests(layout__setRowReadCol="mine")
+        self.assertEqual(gc.ran_files(GPU_ROW, GPU, RECORDS[GPU_ROW], files, EXERCISES),
+                         {"layout/setRowReadCol": "mine"})
+        self.assertIsNone(gc.ran_files(GPU_ROW, GPU, None, files, EXERCISES),
+                          "a GoogleTest test without a record is not stored")
+        self.assertIsNone(gc.ran_files(GPU_ROW, GPU, {"modules": ["layout/unknown"]}, files,
+                                       EXERCISES))
+        self.assertEqual(gc.ran_files(SANITIZE, ("layout", "starter", "sanitize"), None, files,
+                                      EXERCISES), {"layout/setRowReadCol": "mine"},
+                         "the runner loads the module of its kernel's exercise alone")
 
     def test_merge_keeps_the_listed_order(self):
         cached = {GPU_PAD: outcome(GPU_PAD, GPU, gs.PASSED)}
@@ -188,7 +221,8 @@ class GraderCacheTest(unittest.TestCase):
                        gpu_lock=None):
         self.calls.append(only)
         names = [n for n, _ in INVENTORY] if only is None else only
-        return gb.TestRun({n: JUNIT[n] for n in names}, CTEST_OUTPUT, self.timed_out)
+        return gb.TestRun({n: JUNIT[n] for n in names}, CTEST_OUTPUT, self.timed_out,
+                          records={n: RECORDS[n] for n in names if n in RECORDS})
 
     def outcomes(self, grader, inventory=INVENTORY):
         with mock.patch.object(gb, "run_tests", self.fake_run_tests), \
