@@ -1,5 +1,6 @@
 // Host tests of the harness: statistics, bandwidth arithmetic, poison and
-// guard checking, mismatch reports. No GPU needed.
+// guard checking, mismatch reports, when the GPU clock counts as settled.
+// No GPU needed.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,6 +8,7 @@
 
 #include "wb/device.h"
 #include "wb/stats.h"
+#include "wb/timing.h"
 #include "wb/verify.h"
 
 namespace wb {
@@ -118,6 +120,70 @@ TEST(HostCompare, ReportsCountAndFirstMismatches) {
   EXPECT_NE(msg.find("at [4]: expected 4, got poison (never written)"), std::string::npos)
       << msg;
   EXPECT_EQ(msg.find("at [5]"), std::string::npos) << "only the first 2 are shown: " << msg;
+}
+
+using Rule = ClockSettleRule;
+
+TEST(HostClockSettle, ShortSamplesDoubleTheBatch) {
+  Rule rule;
+  EXPECT_EQ(rule.batch(), 1);
+  EXPECT_FALSE(rule.add(0.05));
+  EXPECT_EQ(rule.batch(), 2);
+  EXPECT_FALSE(rule.add(0.1));
+  EXPECT_EQ(rule.batch(), 4);
+}
+
+TEST(HostClockSettle, ThreeAgreeingLongSamplesSettle) {
+  Rule rule;
+  EXPECT_FALSE(rule.add(25.0));
+  EXPECT_FALSE(rule.add(25.3));
+  EXPECT_TRUE(rule.add(25.1));
+  EXPECT_EQ(rule.batch(), 1) << "long samples keep the batch";
+}
+
+TEST(HostClockSettle, ARampDoesNotSettleUntilItEnds) {
+  Rule rule;
+  // Each sample 1.5% faster than the one before: no three within 2%.
+  double ms = 40.0;
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_FALSE(rule.add(ms)) << "sample " << i;
+    if (i < 19) ms *= 0.985;
+  }
+  // The ramp ends: its last two samples, 1.5% apart, and one more at its
+  // final speed agree.
+  EXPECT_TRUE(rule.add(ms));
+}
+
+TEST(HostClockSettle, OneOutlierRestartsTheCount) {
+  Rule rule;
+  EXPECT_FALSE(rule.add(30.0));
+  EXPECT_FALSE(rule.add(30.0));
+  EXPECT_FALSE(rule.add(31.0));  // 3.3% slower
+  EXPECT_FALSE(rule.add(31.0));  // 30, 31, 31: still 3.3% apart
+  EXPECT_TRUE(rule.add(31.0));
+}
+
+TEST(HostClockSettle, SamplesThatBecomeShortLengthenTheBatchAndStartOver) {
+  Rule rule;
+  for (int i = 0; i < 5; ++i) rule.add(Rule::kMinSampleMs / 2);  // batch 32
+  EXPECT_EQ(rule.batch(), 32);
+  EXPECT_FALSE(rule.add(30.0));
+  EXPECT_FALSE(rule.add(30.0));
+  // The clock rose: the same batch now takes less than kMinSampleMs.
+  EXPECT_FALSE(rule.add(15.0));
+  EXPECT_EQ(rule.batch(), 64);
+  EXPECT_FALSE(rule.add(30.0)) << "the samples before the longer batch no longer count";
+  EXPECT_FALSE(rule.add(30.0));
+  EXPECT_TRUE(rule.add(30.0));
+}
+
+TEST(HostClockSettle, TheBatchStopsGrowingAtItsCap) {
+  Rule rule;
+  while (rule.batch() < Rule::kMaxBatch) rule.add(0.001);
+  EXPECT_FALSE(rule.add(0.001));
+  EXPECT_EQ(rule.batch(), Rule::kMaxBatch);
+  EXPECT_FALSE(rule.add(0.001));
+  EXPECT_TRUE(rule.add(0.001)) << "at the cap, short samples count";
 }
 
 }  // namespace

@@ -1,15 +1,24 @@
 // Performance claims of book section 5.2, as ratios of medians measured in
-// one process. Each launch covers many blocks (a single block is bound by
-// launch latency, not by shared memory), enough that the output is twice
-// the size of L2. Thresholds sit well inside the spread measured on an H100
-// and an H200 (see docs/results): a performance test that flakes is a bug.
+// one process, the two kernels' runs interleaved. Each launch covers many
+// blocks (a single block is bound by launch latency, not by shared memory),
+// enough that the output is twice the size of L2. Thresholds sit well
+// inside the spread measured on an H100 and an H200 (see docs/results): a
+// performance test that flakes is a bug.
+//
+// Every run's output is re-poisoned before it, and every timed run's output
+// is compared with the exact expected output: a kernel that is correct when
+// checked and then skips its work (device code can count its launches)
+// leaves poison behind and fails.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "layout/layout.cuh"
 #include "layout_check.h"
+#include "wb/buffer.h"
 #include "wb/device.h"
 #include "wb/gtest_support.h"
 #include "wb/perf_ratio.h"
@@ -18,41 +27,90 @@
 namespace wb::layout {
 namespace {
 
-class PerfLayout : public GpuTest {
- protected:
-  /// Blocks per launch: enough tiles that the output is twice the L2 size.
-  static int blocksFor(const TileShape& shape) {
-    const std::size_t tileBytes = static_cast<std::size_t>(shape.elements()) * sizeof(int);
-    const std::size_t wanted = 2 * currentDevice().l2Bytes / tileBytes;
-    return static_cast<int>(std::max<std::size_t>(wanted, 1024));
+/// Blocks per launch: enough tiles that the output is twice the L2 size.
+int blocksFor(const TileShape& shape) {
+  const std::size_t tileBytes = static_cast<std::size_t>(shape.elements()) * sizeof(int);
+  const std::size_t wanted = 2 * currentDevice().l2Bytes / tileBytes;
+  return static_cast<int>(std::max<std::size_t>(wanted, 1024));
+}
+
+/// The kernel with id @p id, once it has passed the correctness check: a
+/// performance claim about a wrong kernel means nothing.
+const LayoutKernel& checkedKernel(const std::string& id) {
+  const LayoutKernel* k = findLayoutKernel(id);
+  if (k == nullptr) throw std::invalid_argument("no layout kernel " + id);
+  const std::string wrong = testing::runAndCheck(*k, 3);
+  if (!wrong.empty()) {
+    throw std::runtime_error("cannot time " + id + " before it is correct: " + wrong);
+  }
+  return *k;
+}
+
+/// One checked layout kernel, its output and the output it must write,
+/// ready to be timed. Must outlive the TimedKernel that timed() returns.
+class LayoutUnderTest {
+ public:
+  explicit LayoutUnderTest(const std::string& id)
+      : k_(checkedKernel(id)),
+        blocks_(blocksFor(k_.shape)),
+        out_(static_cast<std::size_t>(k_.shape.elements()) * blocks_),
+        want_(out_.size(), 0) {
+    want_.upload(k_.expected(blocks_));
   }
 
-  /// Median time of @p id in milliseconds, after checking it is correct.
-  static double medianMs(const std::string& id) {
-    const LayoutKernel* k = findLayoutKernel(id);
-    if (k == nullptr) throw std::invalid_argument("no layout kernel " + id);
-    const std::string wrong = testing::runAndCheck(*k, 3);
-    if (!wrong.empty()) {
-      throw std::runtime_error("cannot time " + id + " before it is correct: " + wrong);
+  TimedKernel timed() {
+    TimedKernel t;
+    t.name = k_.id();
+    t.launch = [this] { launch(k_, out_.data(), blocks_); };
+    // The poison leaves L2 full of dirty lines; the flush that follows it
+    // (a read, see timing.cu) writes them back before the timed run, which
+    // would otherwise pay for writing back the poison.
+    t.options.flushL2 = true;
+    t.options.beforeEach = [this] { out_.poison(); };
+    t.options.afterEach = [this](int run) { checkRun(run); };
+    return t;
+  }
+
+ private:
+  /// Compares timed run @p run's output with the expected one, on the
+  /// device (see compareOnDevice for why).
+  void checkRun(int run) const {
+    const std::string problem = perf::compareOnDevice(out_, want_, k_.id());
+    if (!problem.empty()) {
+      throw std::runtime_error(k_.id() + " was wrong in timed run " + std::to_string(run + 1) +
+                               " (" + std::to_string(blocks_) + " blocks): " + problem);
     }
-    const int blocks = blocksFor(k->shape);
-    DeviceBuffer<int> out(static_cast<std::size_t>(k->shape.elements()) * blocks);
-    TimingOptions options;
-    options.flushL2 = false;  // output only: nothing to evict between runs
-    return timeKernel(id, [&] { launch(*k, out.data(), blocks); }, options).medianMs;
+  }
+
+  const LayoutKernel& k_;
+  int blocks_;
+  DeviceBuffer<int> out_;
+  DeviceBuffer<int> want_;
+};
+
+class PerfLayout : public GpuTest {
+ protected:
+  /// Median times in ms of @p first and @p second, both checked first and
+  /// then timed with their runs interleaved.
+  static std::pair<double, double> medianMs(const std::string& first,
+                                            const std::string& second) {
+    LayoutUnderTest a(first);
+    LayoutUnderTest b(second);
+    const auto [aStats, bStats] = timeKernelPair(a.timed(), b.timed());
+    return {aStats.medianMs, bStats.medianMs};
   }
 
   /// Expects @p slow to take at least @p minRatio times as long as @p fast.
   static void expectSlower(const std::string& slow, const std::string& fast, double minRatio) {
-    const double slowMs = medianMs(slow);
-    perf::expectSlowerBy(slow, slowMs, fast, medianMs(fast), minRatio);
+    const auto [slowMs, fastMs] = medianMs(slow, fast);
+    perf::expectSlowerBy(slow, slowMs, fast, fastMs, minRatio);
   }
 
   /// Expects @p dynamic to cost at most @p maxRatio times its static twin.
   static void expectNoDearer(const std::string& dynamic, const std::string& twin,
                              double maxRatio) {
-    const double dynMs = medianMs(dynamic);
-    perf::expectNoSlowerThan(dynamic, dynMs, twin, medianMs(twin), maxRatio);
+    const auto [dynMs, twinMs] = medianMs(dynamic, twin);
+    perf::expectNoSlowerThan(dynamic, dynMs, twin, twinMs, maxRatio);
   }
 };
 

@@ -46,6 +46,26 @@ inline void uploadGuarded(DeviceBuffer<int>& in, const std::vector<int>& input) 
 }
 
 /**
+ * @brief Checks the partial sums @p k left in @p out for an input of @p n
+ *        elements against @p want (referencePartialSums): every one written,
+ *        none past the end, each exact.
+ * @return "" when all is well, else the first wrong block.
+ */
+inline std::string checkPartialSums(const ReduceKernel& k, unsigned int n,
+                                    const DeviceBuffer<int>& out,
+                                    const std::vector<std::int64_t>& want) {
+  const IndexFormatter where = partialSumIndex(k, n);
+  std::string problem = out.checkWritten(k.exercise, where);
+  if (problem.empty()) {
+    const std::vector<int> written = out.download();
+    const std::vector<std::int64_t> got(written.begin(), written.end());
+    problem = describeMismatches(got.data(), want.data(), want.size(),
+                                 std::string(k.exercise) + " partial sums", where);
+  }
+  return problem;
+}
+
+/**
  * @brief Checks what @p k left in @p out and @p in after a launch over
  *        @p input: every partial sum written and equal to the reference, no
  *        write outside either buffer, and the input unchanged unless the
@@ -56,18 +76,10 @@ inline void uploadGuarded(DeviceBuffer<int>& in, const std::vector<int>& input) 
 inline std::string checkResult(const ReduceKernel& k, const std::vector<int>& input,
                                const DeviceBuffer<int>& in, const DeviceBuffer<int>& out) {
   const auto n = static_cast<unsigned int>(input.size());
-  const IndexFormatter where = partialSumIndex(k, n);
   std::vector<std::string> problems;
 
   // The partial sums: written (no poison), in bounds, and exact.
-  std::string problem = out.checkWritten(k.exercise, where);
-  if (problem.empty()) {
-    const std::vector<int> written = out.download();
-    const std::vector<std::int64_t> got(written.begin(), written.end());
-    const std::vector<std::int64_t> want = referencePartialSums(input, k.span());
-    problem = describeMismatches(got.data(), want.data(), want.size(),
-                                 std::string(k.exercise) + " partial sums", where);
-  }
+  std::string problem = checkPartialSums(k, n, out, referencePartialSums(input, k.span()));
   if (!problem.empty()) problems.push_back(problem);
 
   // The input: no write past either end, whatever the kernel. (In-place

@@ -1,13 +1,21 @@
-// Judging a performance claim as the ratio of two median times measured in
-// the same process, and printing it in the one format the GPU suite script
-// collects: "slow 0.1230 ms / fast 0.0870 ms = 1.41x (need >= 1.15x)".
-// Shared by every section's performance tests.
+// What every section's performance tests share: judging a performance
+// claim as the ratio of two median times measured in the same process,
+// printed in the one format the GPU suite script collects ("slow 0.1230 ms /
+// fast 0.0870 ms = 1.41x (need >= 1.15x)"), and checking the output of every
+// timed run. For CUDA sources only (the check runs on the device).
 #pragma once
 
 #include <gtest/gtest.h>
+#include <thrust/equal.h>
+#include <thrust/execution_policy.h>
 
 #include <cstdio>
+#include <stdexcept>
 #include <string>
+#include <vector>
+
+#include "wb/buffer.h"
+#include "wb/verify.h"
 
 namespace wb::perf {
 
@@ -33,6 +41,32 @@ inline void expectNoSlowerThan(const std::string& variant, double variantMs,
   EXPECT_LE(ratio, maxRatio) << variant << " should take at most " << maxRatio << "x as long as "
                              << baseline << "; measured " << variantMs << " ms vs " << baselineMs
                              << " ms";
+}
+
+/**
+ * @brief "" when @p got holds exactly @p want; otherwise what is wrong with
+ *        it (unwritten elements, writes out of bounds, wrong values), naming
+ *        @p kernel and the positions as @p where writes them.
+ *
+ * For checking every timed run of a kernel whose output is larger than L2:
+ * compared on the device, a check costs about one more read of the output.
+ * On the host every run would cost a download of it and a loop over it,
+ * while the GPU idled (and could lower its clocks) between timed runs; and
+ * checking only some runs would let a kernel that skips its work now and
+ * then pass now and then. Only a wrong output is described, on the host.
+ */
+template <class T>
+std::string compareOnDevice(const DeviceBuffer<T>& got, const DeviceBuffer<T>& want,
+                            const std::string& kernel, const IndexFormatter& where = flatIndex) {
+  if (got.size() != want.size()) throw std::invalid_argument("compareOnDevice: size mismatch");
+  // Element by element with ==, as describeMismatches compares: both agree
+  // on which outputs are wrong (poison is a NaN as a float, unequal to all).
+  if (thrust::equal(thrust::device, got.data(), got.data() + got.size(), want.data())) return {};
+  const std::string problem = got.checkWritten(kernel, where);
+  if (!problem.empty()) return problem;
+  const std::vector<T> actual = got.download();
+  const std::vector<T> expected = want.download();
+  return describeMismatches(actual.data(), expected.data(), expected.size(), kernel, where);
 }
 
 }  // namespace wb::perf
