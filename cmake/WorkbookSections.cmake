@@ -13,17 +13,19 @@ add_library(wb_contracts INTERFACE)
 target_include_directories(wb_contracts INTERFACE "${CMAKE_SOURCE_DIR}/chapters")
 target_link_libraries(wb_contracts INTERFACE CUDA::cudart)
 
-# Limits on compiling one exercise file: a pristine exercise takes about a
-# second and 125 MB, so a file past these limits (a macro or template bomb)
-# is stopped in seconds with a message naming the limit, instead of holding
-# a grading machine for an hour (cmake/compile_with_limits.py).
+# Limits on compiling one exercise file, about 20 times what a pristine one
+# takes (a second of CPU time, 125 MB, files under 2 MB): a macro or
+# template bomb is stopped within seconds with a message naming the limit,
+# instead of holding a grading machine and its memory for an hour
+# (cmake/compile_with_limits.py).
 set(WB_COMPILE_MEMORY_MB 2560 CACHE STRING "Address space one exercise's compiler may use, in MB")
-set(WB_COMPILE_CPU_SECONDS 60 CACHE STRING "CPU seconds one exercise's compiler may use")
-set(WB_COMPILE_WALL_SECONDS 180 CACHE STRING "Seconds compiling one exercise may take")
+set(WB_COMPILE_CPU_SECONDS 20 CACHE STRING "CPU seconds one exercise's compiler may use")
+set(WB_COMPILE_WALL_SECONDS 60 CACHE STRING "Seconds compiling one exercise may take")
+set(WB_COMPILE_FILE_MB 256 CACHE STRING "Largest file one exercise's compiler may write, in MB")
 set(WB_COMPILE_LIMITS
     "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/cmake/compile_with_limits.py"
     --memory-mb ${WB_COMPILE_MEMORY_MB} --cpu-seconds ${WB_COMPILE_CPU_SECONDS}
-    --wall-seconds ${WB_COMPILE_WALL_SECONDS})
+    --wall-seconds ${WB_COMPILE_WALL_SECONDS} --file-mb ${WB_COMPILE_FILE_MB})
 
 # nvcc's code-generation options for CMAKE_CUDA_ARCHITECTURES, for the
 # modules (custom commands, which CMake's CUDA support does not see).

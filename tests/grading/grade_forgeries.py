@@ -78,6 +78,7 @@ def grade(submissions, out, args, *extra):
     cmd = [sys.executable, str(ROOT / "tools" / "grade.py"), "--batch", str(submissions),
            "--out", str(out), "--work", str(args.work), *extra]
     cmd += [f"--cmake-arg={a}" for a in args.cmake_arg] + ([] if args.gpu else ["--no-gpu"])
+    cmd += args.grade_arg
     print("+ " + " ".join(cmd), flush=True)
     proc = subprocess.run(cmd, capture_output=True, text=True)
     print(proc.stdout[-20000:] + proc.stderr[-5000:], flush=True)
@@ -178,6 +179,8 @@ def main():
     ap.add_argument("--cmake-arg", action="append", default=[], metavar="ARG",
                     help="passed on to the grader (e.g. -DCMAKE_CUDA_ARCHITECTURES=90)")
     ap.add_argument("--gpu", action="store_true", help="run the GPU checks too (needs a GPU)")
+    ap.add_argument("--grade-arg", action="append", default=[], metavar="ARG",
+                    help="passed on to ./workbook grade, e.g. --grade-arg=--jobs=2")
     ap.add_argument("--only", help="grade only these forgeries (comma-separated file stems; "
                                    "the pristine starter and solutions are always graded)")
     ap.add_argument("--alone", help="grade only these submissions alone (comma-separated: "

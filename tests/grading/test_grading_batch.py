@@ -171,10 +171,12 @@ class StatusTest(unittest.TestCase):
         problems = {"layout/a": gs.Problem("compile error", ""),
                     "layout/b": gs.Problem("refused", ""), "layout/c": gs.Problem("missing", "")}
         status, reason = grun.Grader._status(problems, [hung], False)
-        self.assertEqual(status, "compile-errors")
+        self.assertEqual(status, "refused", "a refused file comes before compile errors")
         for part in ("did not compile or link: layout/a", "refused", "layout/b",
                      "1 test(s) timed out", "1 exercise file(s) not submitted"):
             self.assertIn(part, reason)
+        del problems["layout/b"]
+        self.assertEqual(grun.Grader._status(problems, [hung], False)[0], "compile-errors")
         self.assertEqual(grun.Grader._status({}, [hung], False)[0], "timeout")
         self.assertEqual(grun.Grader._status({}, [], True)[0], "timeout")
         self.assertEqual(grun.Grader._status({}, [], False), ("ok", ""))
