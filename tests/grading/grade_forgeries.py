@@ -80,9 +80,7 @@ def grade(submissions, out, args, *extra):
     cmd += [f"--cmake-arg={a}" for a in args.cmake_arg] + ([] if args.gpu else ["--no-gpu"])
     cmd += args.grade_arg
     print("+ " + " ".join(cmd), flush=True)
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    print(proc.stdout[-20000:] + proc.stderr[-5000:], flush=True)
-    return proc
+    return subprocess.run(cmd)  # its progress lines go straight to the log
 
 
 def load(out, names):
@@ -186,6 +184,10 @@ def main():
     ap.add_argument("--alone", help="grade only these submissions alone (comma-separated: "
                                     "file stems, starter, solutions; default all): each costs "
                                     "a whole uncached suite on a GPU")
+    ap.add_argument("--out", type=pathlib.Path,
+                    help="work in this folder (submissions and both batches' outputs) and keep "
+                         "it, instead of a temporary one; run again with the same --out to "
+                         "resume an interrupted run (the result cache is then kept too)")
     ap.add_argument("--keep", type=pathlib.Path,
                     help="copy both batches' outputs (gradebooks, results) into this folder")
     args = ap.parse_args()
@@ -197,12 +199,14 @@ def main():
             ap.error(f"no forgery called {', '.join(sorted(unknown))}")
         found = [f for f in found if f["stem"] in wanted]
     check = Checker()
-    tmp = pathlib.Path(tempfile.mkdtemp(prefix="wb-forgeries-"))
+    resuming = args.out is not None and (args.out / "submissions").is_dir()
+    tmp = args.out or pathlib.Path(tempfile.mkdtemp(prefix="wb-forgeries-"))
     try:
         submissions = tmp / "submissions"
-        make_class(submissions, found)
         names = [submission_name(f) for f in found] + list(PRISTINE.values())
-        shutil.rmtree(args.work / "cache", ignore_errors=True)
+        if not resuming:
+            make_class(submissions, found)
+            shutil.rmtree(args.work / "cache", ignore_errors=True)
         cached_out, alone_out = tmp / "batch-with-cache", tmp / "each-alone"
         first = grade(submissions, cached_out, args)
         check.expect(first.returncode == 0, f"grading the batch exited {first.returncode}")
@@ -210,8 +214,11 @@ def main():
         if args.alone:
             wanted = set(args.alone.split(","))
             alone_names = [n for n in names if n.split("-", 1)[1] in wanted]
-            for name in set(names) - set(alone_names):
-                shutil.rmtree(submissions / name)
+            alone_submissions = tmp / "submissions-alone"
+            for name in alone_names:
+                if not (alone_submissions / name).exists():
+                    shutil.copytree(submissions / name, alone_submissions / name)
+            submissions = alone_submissions
         second = grade(submissions, alone_out, args, "--no-cache")
         check.expect(second.returncode == 0, f"grading alone exited {second.returncode}")
         cached, alone = load(cached_out, names), load(alone_out, alone_names)
@@ -225,7 +232,8 @@ def main():
                 if out.exists():
                     shutil.copytree(out, args.keep / out.name, dirs_exist_ok=True)
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if args.out is None:
+            shutil.rmtree(tmp, ignore_errors=True)
     if check.failures:
         print(f"{len(check.failures)} check(s) failed")
         return 1
