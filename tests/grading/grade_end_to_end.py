@@ -27,7 +27,6 @@ import csv
 import json
 import pathlib
 import shutil
-import subprocess
 import sys
 import tempfile
 import zipfile
@@ -41,6 +40,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 from wbtools import exercises as wbex  # noqa: E402
 from wbtools import grading_report as gr  # noqa: E402
+from classgrading import Checker, grade  # noqa: E402
 
 BROKEN = wbex.Exercise("layout", "setRowReadCol")
 
@@ -60,26 +60,6 @@ def make_class(folder):
     broken.write_text(broken.read_text() + "\nthis line is not CUDA;\n")
     (folder / "empty").mkdir()
     (folder / "empty" / "README.txt").write_text("nothing done\n")
-
-
-class Checker:
-    def __init__(self):
-        self.failures = []
-
-    def expect(self, condition, message):
-        if not condition:
-            self.failures.append(message)
-            print(f"FAIL: {message}")
-
-
-def grade(submissions, out, args):
-    cmd = [sys.executable, str(ROOT / "tools" / "grade.py"), "--batch", str(submissions),
-           "--out", str(out), "--work", str(args.work)]
-    cmd += [f"--cmake-arg={a}" for a in args.cmake_arg] + ([] if args.gpu else ["--no-gpu"])
-    print("+ " + " ".join(cmd), flush=True)
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    print(proc.stdout + proc.stderr, flush=True)
-    return proc
 
 
 def check_results(out, check):
@@ -171,8 +151,8 @@ def main():
         submissions.mkdir()
         make_class(submissions)
         shutil.rmtree(args.work / "cache", ignore_errors=True)
-        first = grade(submissions, out, args)
-        check.expect(first.returncode == 0, f"grading exited {first.returncode}")
+        status, _ = grade(submissions, out, args)
+        check.expect(status == 0, f"grading exited {status}")
         docs = check_results(out, check)
         gpu_used = bool(docs) and not any(d["extra_data"]["gpu_missing"] for d in docs.values())
         check_scores(docs, check, gpu_used)
@@ -182,8 +162,8 @@ def main():
             check.expect("tests reused from earlier identical runs" in summary,
                          "the starter's summary.txt does not say how many tests were reused")
         before = {n: (out / n / gr.RESULTS).stat().st_mtime_ns for n in docs}
-        again = grade(submissions, out, args)
-        check.expect(again.returncode == 0 and "4 of 4 submissions already graded" in again.stdout,
+        status, said = grade(submissions, out, args)
+        check.expect(status == 0 and "4 of 4 submissions already graded" in said,
                      "grading again did not resume (every submission was graded already)")
         check.expect(before == {n: (out / n / gr.RESULTS).stat().st_mtime_ns for n in docs},
                      "grading again rewrote finished results")

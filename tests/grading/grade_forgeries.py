@@ -23,7 +23,6 @@ import json
 import pathlib
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -37,6 +36,7 @@ FORGERIES = pathlib.Path(__file__).resolve().parent / "forgeries"
 sys.path.insert(0, str(ROOT / "tools"))
 from wbtools import exercises as wbex  # noqa: E402
 from wbtools import grading_report as gr  # noqa: E402
+from classgrading import Checker, grade  # noqa: E402
 
 HEADER_RE = re.compile(r"^// (forgery|exercise|base|expect): (.*)$", re.M)
 # Batch order is by name: the forgeries first, the pristine submissions last.
@@ -74,15 +74,6 @@ def make_class(folder, found):
         shutil.copyfile(f["path"], folder / name / "starter" / f"{f['exercise']}.cu")
 
 
-def grade(submissions, out, args, *extra):
-    cmd = [sys.executable, str(ROOT / "tools" / "grade.py"), "--batch", str(submissions),
-           "--out", str(out), "--work", str(args.work), *extra]
-    cmd += [f"--cmake-arg={a}" for a in args.cmake_arg] + ([] if args.gpu else ["--no-gpu"])
-    cmd += args.grade_arg
-    print("+ " + " ".join(cmd), flush=True)
-    return subprocess.run(cmd)  # its progress lines go straight to the log
-
-
 def load(out, names):
     docs = {}
     for name in names:
@@ -91,17 +82,6 @@ def load(out, names):
         except (OSError, ValueError):
             docs[name] = None
     return docs
-
-
-class Checker:
-    def __init__(self):
-        self.failures = []
-
-    def expect(self, condition, message):
-        if not condition:
-            self.failures.append(message)
-            print(f"FAIL: {message}")
-        return condition
 
 
 def exercise_checks(doc, key):
@@ -208,8 +188,8 @@ def main():
             make_class(submissions, found)
             shutil.rmtree(args.work / "cache", ignore_errors=True)
         cached_out, alone_out = tmp / "batch-with-cache", tmp / "each-alone"
-        first = grade(submissions, cached_out, args)
-        check.expect(first.returncode == 0, f"grading the batch exited {first.returncode}")
+        status, _ = grade(submissions, cached_out, args, *args.grade_arg)
+        check.expect(status == 0, f"grading the batch exited {status}")
         alone_names = names
         if args.alone:
             wanted = set(args.alone.split(","))
@@ -219,8 +199,8 @@ def main():
                 if not (alone_submissions / name).exists():
                     shutil.copytree(submissions / name, alone_submissions / name)
             submissions = alone_submissions
-        second = grade(submissions, alone_out, args, "--no-cache")
-        check.expect(second.returncode == 0, f"grading alone exited {second.returncode}")
+        status, _ = grade(submissions, alone_out, args, "--no-cache", *args.grade_arg)
+        check.expect(status == 0, f"grading alone exited {status}")
         cached, alone = load(cached_out, names), load(alone_out, alone_names)
         gpu_used = any(d and not d["extra_data"]["gpu_missing"] for d in cached.values())
         for f in found:

@@ -1,7 +1,6 @@
 """Where a student stands: per section, which exercises pass, which one is
 next (file and line of its TODO), and a hint for it."""
 import collections
-import pathlib
 import re
 import shutil
 import subprocess
