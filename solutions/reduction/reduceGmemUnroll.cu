@@ -31,23 +31,19 @@ __global__ void reduceGmemUnroll(int* g_idata, int* g_odata, unsigned int n) {
   if (tid < 64 && tid + 64 < remaining) idata[tid] += idata[tid + 64];
   __syncthreads();
 
+  // reduceGmem's warp phase: every lane of warp 0 loads and stores global
+  // memory at every step, with __syncwarp() between the loads and the
+  // stores of a step, and after them.
   if (tid < 32) {
-    // The book's volatile pointer: every step really loads and stores
-    // global memory instead of keeping a sum in a register. On Volta and
-    // later volatile alone does not order the lanes of a warp; the
-    // __syncwarp() between the steps does.
     volatile int* vdata = idata;
-    if (tid + 32 < remaining) vdata[tid] += vdata[tid + 32];
-    __syncwarp();
-    if (tid < 16 && tid + 16 < remaining) vdata[tid] += vdata[tid + 16];
-    __syncwarp();
-    if (tid < 8 && tid + 8 < remaining) vdata[tid] += vdata[tid + 8];
-    __syncwarp();
-    if (tid < 4 && tid + 4 < remaining) vdata[tid] += vdata[tid + 4];
-    __syncwarp();
-    if (tid < 2 && tid + 2 < remaining) vdata[tid] += vdata[tid + 2];
-    __syncwarp();
-    if (tid < 1 && tid + 1 < remaining) vdata[tid] += vdata[tid + 1];
+#pragma unroll
+    for (unsigned int stride = 32; stride > 0; stride /= 2) {
+      const int mine = tid < remaining ? vdata[tid] : 0;
+      const int other = tid + stride < remaining ? vdata[tid + stride] : 0;
+      __syncwarp();
+      if (tid < remaining) vdata[tid] = mine + other;
+      __syncwarp();
+    }
   }
 
   if (tid == 0) g_odata[blockIdx.x] = idata[0];

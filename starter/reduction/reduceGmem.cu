@@ -4,8 +4,9 @@
 //
 // Block b sums its 128 elements where they lie, in g_idata itself. One step
 // with the whole block folds the upper 64 elements onto the lower 64; warp 0
-// then halves the remaining 64 sums six times. Every step loads and stores
-// global memory, which is the cost reduceSmem removes.
+// then halves the remaining 64 sums six times, every lane loading and storing
+// global memory at every step, as the book's kernel does. That traffic is
+// what reduceSmem removes, and what the section's measurements compare.
 #include "reduction/reduction.cuh"
 
 namespace wb::reduction {
@@ -25,28 +26,26 @@ __global__ void reduceGmem(int* g_idata, int* g_odata, unsigned int n) {
   if (tid < 64 && tid + 64 < remaining) idata[tid] += idata[tid + 64];
   __syncthreads();  // warp 0 reads sums that warp 1 just wrote
 
-  // 64 -> 1 inside warp 0. Its lanes do not run in lockstep on Volta and
-  // later, so each step lets only the lanes below the stride write (they
-  // read above it, where nobody writes in that step) and __syncwarp()
-  // makes a step's stores visible to the whole warp before the next step
-  // reads them.
+  // 64 -> 1 inside warp 0, with the book's memory traffic: at every step
+  // all 32 lanes load two sums and store one, through a volatile pointer so
+  // that each really goes to global memory, although only the lanes below
+  // the stride compute a sum that is read later. The book writes each step
+  // as `vmem[tid] += vmem[tid + stride]` with no barrier, relying on the
+  // warp's lanes running in lockstep; on Volta and later they need not, and
+  // lane 3 may read idata[19] before or after lane 19 has overwritten it (a
+  // race). So each step loads both operands, waits for the whole warp
+  // (__syncwarp), stores, and waits again: every lane reads the previous
+  // step's sums, and the loads and stores are still the book's.
   if (tid < 32) {
-    // The book's volatile pointer: every step really loads and stores
-    // global memory instead of keeping a sum in a register. On Volta and
-    // later volatile alone does not order the lanes of a warp; the
-    // __syncwarp() between the steps does.
     volatile int* vdata = idata;
-    if (tid + 32 < remaining) vdata[tid] += vdata[tid + 32];
-    __syncwarp();
-    if (tid < 16 && tid + 16 < remaining) vdata[tid] += vdata[tid + 16];
-    __syncwarp();
-    if (tid < 8 && tid + 8 < remaining) vdata[tid] += vdata[tid + 8];
-    __syncwarp();
-    if (tid < 4 && tid + 4 < remaining) vdata[tid] += vdata[tid + 4];
-    __syncwarp();
-    if (tid < 2 && tid + 2 < remaining) vdata[tid] += vdata[tid + 2];
-    __syncwarp();
-    if (tid < 1 && tid + 1 < remaining) vdata[tid] += vdata[tid + 1];
+#pragma unroll
+    for (unsigned int stride = 32; stride > 0; stride /= 2) {
+      const int mine = tid < remaining ? vdata[tid] : 0;
+      const int other = tid + stride < remaining ? vdata[tid + stride] : 0;
+      __syncwarp();
+      if (tid < remaining) vdata[tid] = mine + other;
+      __syncwarp();
+    }
   }
 
   if (tid == 0) g_odata[blockIdx.x] = idata[0];

@@ -14,8 +14,9 @@ __global__ void reduceGmemUnroll(int* g_idata, int* g_odata, unsigned int n) {
   // skipping any that lie at or past n (the last block may end anywhere,
   // even before its first element for high tids), and stores the sum in
   // idata[tid] if that element exists. __syncthreads(), then the steps of
-  // reduceGmem on idata[0, 128), each add checking that the element it
-  // reads exists. Thread 0 writes idata[0] to g_odata[b].
+  // reduceGmem on idata[0, 128), each load checking that the element it
+  // reads exists, the warp phase as reduceGmem's (every lane loads and
+  // stores at every step). Thread 0 writes idata[0] to g_odata[b].
   // Until then the kernel writes nothing and its tests fail.
   (void)g_idata;
   (void)g_odata;

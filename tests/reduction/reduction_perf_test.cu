@@ -151,25 +151,26 @@ class PerfReduction : public GpuTest {
   std::uint64_t seed_ = 0;
 };
 
-// 5.3.1: the book measures reduceSmem faster than reduceGmem. On an H200
-// both take 0.083 ms at 2^24 ints (1.02x in 20 of 20 runs): with one load
-// per thread and 128-thread blocks, both are bound by the latency of that
-// one load, and the in-place steps of reduceGmem hit the on-chip caches.
-// What holds is that shared memory costs nothing here...
-TEST_F(PerfReduction, SharedMemoryIsNoSlowerThanGlobalMemory) {
+// 5.3.1: shared memory beats global memory, as the book measures (1.58x on
+// its GPU). The baseline keeps the book's traffic: in reduceGmem's warp
+// phase every lane of warp 0 loads two sums and stores one through global
+// memory at every step, each a dependent round trip through L2, and that is
+// what reduceSmem keeps on chip. Measured with the interleaved timing, one
+// process: 1.55x on an H100 (127 us against 82 us in Nsight Compute), 1.36x
+// on an H200 (110.6 against 81.4 us); the limit sits under both.
+TEST_F(PerfReduction, SharedMemoryBeatsGlobalMemory) {
   SCOPED_TRACE(seedNote(seed_));
   const auto [gmem, smem] = medianMs("reduceGmem", "reduceSmem");
-  perf::expectNoSlowerThan("reduceSmem", smem, "reduceGmem", gmem, 1.03);
+  perf::expectSlowerBy("reduceGmem", gmem, "reduceSmem", smem, 1.2);
 }
 
-// ...and that it wins once each thread keeps several loads in flight, so the
-// reduction steps are no longer hidden behind the load latency: at 2^26 ints
-// on an H200 reduceGmemUnroll took 0.103 ms, reduceSmemUnroll 0.087 ms
-// (1.18x).
+// The same once each thread first adds four elements: the book's programs
+// measure 1.66x on an H100 and 1.62x on an H200 (reduceGmemUnroll against
+// reduceSmemUnroll).
 TEST_F(PerfReduction, SharedMemoryBeatsGlobalMemoryWhenUnrolled) {
   SCOPED_TRACE(seedNote(seed_));
   const auto [gmem, smem] = medianMs("reduceGmemUnroll", "reduceSmemUnroll");
-  perf::expectSlowerBy("reduceGmemUnroll", gmem, "reduceSmemUnroll", smem, 1.06);
+  perf::expectSlowerBy("reduceGmemUnroll", gmem, "reduceSmemUnroll", smem, 1.2);
 }
 
 // 5.3.2: four elements per thread, a quarter of the blocks. Measured
