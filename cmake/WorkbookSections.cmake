@@ -95,7 +95,9 @@ function(wb_add_host_exercise_object target source)
   add_library(${target} OBJECT "${source}")
   set_source_files_properties("${source}" TARGET_DIRECTORY ${target} PROPERTIES LANGUAGE CXX)
   # The contract headers declare kernels, whose CUDA attributes g++ ignores.
-  target_compile_options(${target} PRIVATE -x c++ -Wno-attributes)
+  # Optimised whatever the build type: unoptimised code keeps its own copies
+  # of library functions, which the object check would refuse.
+  target_compile_options(${target} PRIVATE -x c++ -Wno-attributes -O3)
   target_link_libraries(${target} PUBLIC wb_contracts)
 endfunction()
 
