@@ -239,10 +239,6 @@ class Grader:
             else:
                 continue
             gsub.write_if_changed(slot.staged / gsub.exercise_path(e), gsub.pristine_starter(e))
-        if refused:
-            # Recompile the pristine files put in place of the refused ones.
-            gb.build(slot, self.commands, options.build_jobs, options.build_timeout,
-                     [gb.exercise_target(e) for e in self.all_exercises if e.key in refused])
 
     def _build_everything(self, slot, submission, problems):
         """Build the tests and the runner. When that fails although every
