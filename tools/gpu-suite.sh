@@ -5,6 +5,7 @@
 #
 #   tools/gpu-suite.sh LOGDIR [--stages LIST] [--perf-runs N] [--cold-runs N]
 #                             [--idle SECONDS] [--forgeries NAME,...]
+#                             [--book DIR]
 #
 # Stages (default: all, in this order):
 #   build      configure (native architecture) and build everything
@@ -23,6 +24,10 @@
 #              checks, as CI runs them)
 #   forgeries  the forgery submissions graded with the GPU checks
 #              (tests/grading/grade_forgeries.py --gpu); slow
+#   book       the book's own reduceInteger program (from --book DIR, the
+#              book's examples folder; not part of the workbook) timed under
+#              Nsight Compute beside the workbook's reduction kernels, then
+#              wb_bench's reduction rows at 2^24 ints (tools/book_compare.py)
 #   coldperf   the perf label as CTest runs it (each test its own process),
 #              N times (--cold-runs, default 3), each after the GPU has been
 #              idle for --idle seconds (default 60), counting failed runs
@@ -31,13 +36,14 @@
 # whatever logs the folder holds.
 set -u -o pipefail
 
-usage() { sed -n '2,31p' "$0"; }
+usage() { sed -n '2,36p' "$0"; }
 [ $# -ge 1 ] || { usage; exit 2; }
 LOG=$1; shift
 PERF_RUNS=20
 COLD_RUNS=3
 IDLE=60
 FORGERIES=""
+BOOK=""
 STAGES="build solutions starter profile sanitize mutant perf bench sweep grading"
 while [ $# -gt 0 ]; do
   case $1 in
@@ -46,6 +52,7 @@ while [ $# -gt 0 ]; do
     --cold-runs) COLD_RUNS=${2:?--cold-runs needs a number}; shift 2 ;;
     --idle) IDLE=${2:?--idle needs seconds}; shift 2 ;;
     --forgeries) FORGERIES=${2:?--forgeries needs a list}; shift 2 ;;
+    --book) BOOK=${2:?--book needs a folder}; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "gpu-suite: unknown argument '$1'" >&2; usage; exit 2 ;;
   esac
@@ -139,6 +146,15 @@ if wants forgeries; then
     >"$LOG/forgeries.log" 2>&1
   note "forgeries: exit $? in $(( $(date +%s) - t )) s"
 fi
+if wants book; then
+  t=$(date +%s)
+  python3 "$ROOT/tools/book_compare.py" --book "${BOOK:?the book stage needs --book DIR}" \
+    --bench "$BUILD/tools/bench/wb_bench" --out "$LOG/book" >"$LOG/book.log" 2>&1
+  note "book: exit $? in $(( $(date +%s) - t )) s"
+  "$BUILD/tools/bench/wb_bench" --section reduction --size 16777216 \
+    --csv "$LOG/bench-reduction.csv" >"$LOG/bench-reduction.log" 2>&1
+  note "bench-reduction: exit $?"
+fi
 if wants coldperf; then
   : >"$LOG/coldperf.txt"
   for i in $(seq 1 "$COLD_RUNS"); do
@@ -172,6 +188,8 @@ fi
   [ -f "$LOG/perf.log" ] && grep -hE "^[0-9]+: (transpose|best|copy|reduce)[^|]*GB/s" "$LOG/perf.log" | head -20
   cat "$LOG/perf-repeat.log" 2>/dev/null
   [ -f "$LOG/forgeries.log" ] && grep -E "^(FAIL|forgeries|1-|9-)" "$LOG/forgeries.log" | tail -40
+  [ -f "$LOG/book.log" ] && cat "$LOG/book.log"
+  [ -f "$LOG/bench-reduction.log" ] && grep -v "^\[" "$LOG/bench-reduction.log" | tail -n 30
   [ -f "$LOG/bench.log" ] && grep -v "^\[" "$LOG/bench.log" | tail -n 120
   [ -f "$LOG/sweep.log" ] && sed -n '/best block shape/,/^$/p' "$LOG/sweep.log"
 } >"$SUMMARY"
