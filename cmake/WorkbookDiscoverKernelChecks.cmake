@@ -3,7 +3,7 @@
 # coalescing model grades the kernel) and a `sanitize` test (compute-sanitizer). Both exit 77 when their
 # tool cannot run here, which CTest reports as skipped.
 # Inputs: WB_RUNNER, WB_IMPL, WB_MODULES (the implementation's module folder),
-# WB_PYTHON, WB_TOOLS.
+# WB_PYTHON, WB_CHECKS.
 cmake_policy(VERSION 3.24)
 
 if(NOT EXISTS "${WB_RUNNER}")
@@ -38,14 +38,14 @@ foreach(line IN LISTS lines)
       list(APPEND expect --store-sectors ${sectors})
     endif()
     set(test "${WB_IMPL}.${section}.profile.${id}")
-    add_test("${test}" "${WB_PYTHON}" "${WB_TOOLS}/profile_check.py" --runner "${WB_RUNNER}"
+    add_test("${test}" "${WB_PYTHON}" "${WB_CHECKS}/profile_check.py" --runner "${WB_RUNNER}"
              --kernel "${section}/${id}" --name "${name}" ${expect})
     set_tests_properties("${test}" PROPERTIES LABELS "${section};${WB_IMPL};profile"
                          SKIP_RETURN_CODE 77 RUN_SERIAL TRUE TIMEOUT 240
                          ENVIRONMENT "WB_MODULES=${WB_MODULES}")
   endif()
   set(test "${WB_IMPL}.${section}.sanitize.${id}")
-  add_test("${test}" "${WB_PYTHON}" "${WB_TOOLS}/sanitize_check.py" --runner "${WB_RUNNER}"
+  add_test("${test}" "${WB_PYTHON}" "${WB_CHECKS}/sanitize_check.py" --runner "${WB_RUNNER}"
            --kernel "${section}/${id}")
   set_tests_properties("${test}" PROPERTIES LABELS "${section};${WB_IMPL};sanitize"
                        SKIP_RETURN_CODE 77 TIMEOUT 360 ENVIRONMENT "WB_MODULES=${WB_MODULES}")

@@ -50,17 +50,6 @@ function(wb_module_folder out impl)
   set(${out} "${CMAKE_BINARY_DIR}/modules/${impl}" PARENT_SCOPE)
 endfunction()
 
-# wb_is_kernel_exercise(<out-var> <section> <name>): whether the exercise is
-# a kernel (its reference defines a __global__ function) or a host function.
-function(wb_is_kernel_exercise out section name)
-  file(STRINGS "${CMAKE_SOURCE_DIR}/solutions/${section}/${name}.cu" kernels REGEX "__global__")
-  if(kernels)
-    set(${out} TRUE PARENT_SCOPE)
-  else()
-    set(${out} FALSE PARENT_SCOPE)
-  endif()
-endfunction()
-
 # wb_add_kernel_module(<target> <section> <name> <source> <impl>)
 # A kernel exercise file compiled as device code only, into
 # <modules>/<impl>/<section>/<name>.fatbin (chapters/common/exercise_kernel.h
@@ -90,7 +79,7 @@ endfunction()
 # wb_add_host_exercise_object(<target> <source>)
 # A host exercise file compiled as plain C++ (no CUDA registration code, so
 # its object holds exactly what the student wrote; see
-# tools/wbtools/object_check.py).
+# wbcore/object_check.py).
 function(wb_add_host_exercise_object target source)
   add_library(${target} OBJECT "${source}")
   set_source_files_properties("${source}" TARGET_DIRECTORY ${target} PROPERTIES LANGUAGE CXX)
@@ -102,24 +91,20 @@ function(wb_add_host_exercise_object target source)
 endfunction()
 
 # wb_add_section(<section>)
-# Declares the section's exercises and builds each implementation: a kernel
-# exercise becomes a device module (target wb_<impl>_<section>_<exercise>), a
-# host exercise an object library of that name. The reference object of a
-# host exercise is always built: the object check compares against it and
-# the listing of its tests comes from it.
+# Builds each implementation of the section's exercises, as workbook.toml
+# lists them (WB_<section>_EXERCISES): a kernel exercise becomes a device
+# module (target wb_<impl>_<section>_<exercise>), a host exercise an object
+# library of that name. The reference object of a host exercise is always
+# built: the object check compares against it and the listing of its tests
+# comes from it.
 function(wb_add_section section)
-  file(GLOB solution_files CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/solutions/${section}/*.cu")
-  set(exercises "")
-  set(host_exercises "")
-  foreach(file IN LISTS solution_files)
-    get_filename_component(name "${file}" NAME_WE)
-    list(APPEND exercises ${name})
-    wb_is_kernel_exercise(is_kernel ${section} ${name})
-    if(NOT is_kernel)
-      list(APPEND host_exercises ${name})
+  set(exercises ${WB_${section}_EXERCISES})
+  set(host_exercises ${WB_${section}_HOST_EXERCISES})
+  foreach(name IN LISTS exercises)
+    if(NOT EXISTS "${CMAKE_SOURCE_DIR}/solutions/${section}/${name}.cu")
+      message(FATAL_ERROR "workbook.toml lists ${section}/${name}, but solutions/${section}/${name}.cu does not exist")
     endif()
   endforeach()
-  list(SORT exercises)
   set_property(GLOBAL PROPERTY WB_SECTIONS_${section} "${exercises}")
   set_property(GLOBAL PROPERTY WB_HOST_EXERCISES_${section} "${host_exercises}")
   set_property(GLOBAL APPEND PROPERTY WB_SECTIONS ${section})

@@ -2,7 +2,7 @@
  * @file beyond.cuh
  * @brief Beyond book section 5.3: a reference sum of int32 values that runs
  *        at the speed of device memory. Not an exercise; the benchmark
- *        (tools/bench) sets it beside the chapter's kernels and
+ *        (bench/wb_bench) sets it beside the chapter's kernels and
  *        cub::DeviceReduce::Sum.
  *
  * What it adds over the chapter's kernels, and why each step pays:

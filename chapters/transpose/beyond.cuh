@@ -1,7 +1,7 @@
 /**
  * @file beyond.cuh
  * @brief Beyond book section 5.4: reference transposes that run close to the
- *        speed of a plain copy. Not exercises; the benchmark (tools/bench)
+ *        speed of a plain copy. Not exercises; the benchmark (bench/wb_bench)
  *        sets them beside the chapter's kernels and cublasSgeam.
  *
  * They compute what the chapter's transposes compute, on the same row-major

@@ -1,7 +1,7 @@
 // Runs the reference sum beyond book section 5.3 (reduceInt4Shuffle) on a
 // guarded input, which may start anywhere relative to a 16-byte boundary,
 // into a poisoned, guarded total, and compares with the 64-bit host sum.
-// No GoogleTest here: the benchmark (tools/bench) checks its reference
+// No GoogleTest here: the benchmark (bench/wb_bench) checks its reference
 // kernel and cub::DeviceReduce::Sum with checkTotal before timing them.
 #pragma once
 

@@ -1,7 +1,7 @@
 // Runs a reference transpose beyond book section 5.4 on a guarded input
 // into a poisoned, guarded output, either of which may start off a 16-byte
 // boundary, and compares with the host transpose. No GoogleTest here: the
-// benchmark (tools/bench) checks its reference kernels and cublasSgeam with
+// benchmark (bench/wb_bench) checks its reference kernels and cublasSgeam with
 // checkTransposed before timing them.
 #pragma once
 

@@ -1,7 +1,7 @@
 // Runs one transpose kernel on poisoned, guarded output and compares the
 // result with the reference the contract prescribes. Shared by the
 // correctness tests, the performance tests (which check before they time)
-// and the block-shape sweep in tools/sweep. No GoogleTest here.
+// and the block-shape sweep in bench/sweep. No GoogleTest here.
 #pragma once
 
 #include <cstdint>

@@ -81,7 +81,7 @@ INSTANTIATE_TEST_SUITE_P(Transpose, GpuTransposeRandom, ::testing::ValuesIn(tran
 
 // ---------------------------------------------------------------------------
 // Kernels without a static tile must work for any block shape: the
-// block-shape sweep (book 5.4.5, tools/sweep) launches them with all of these.
+// block-shape sweep (book 5.4.5, bench/sweep) launches them with all of these.
 
 struct BlockCase {
   TransposeKernel kernel;

@@ -5,7 +5,7 @@
  *
  * A host exercise's object is linked into its test executable (the kernel
  * exercises never are: they are loaded as device modules). Its code is
- * checked before linking (tools/wbtools/object_check.py: no code that runs
+ * checked before linking (wbcore/object_check.py: no code that runs
  * before main, no process control, no I/O), and it runs only when the test
  * calls it; callIsolated makes that call in a forked child. The child sends
  * back the value or the kind of exception; whatever else it does (end the

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Run the workbook's benchmark: ./workbook bench [wb_bench arguments].
+
+Builds the default preset (build/) when needed, then runs
+build/bin/wb_bench with the arguments given, for example
+
+  ./workbook bench                          every section, full sizes
+  ./workbook bench --section transpose --csv transpose.csv
+  ./workbook bench --help                   wb_bench's own options
+
+The benchmark needs an NVIDIA GPU; without one this says so and stops
+before building anything (--help works anywhere).
+"""
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from wbcore import build as wbbuild  # noqa: E402
+
+BENCH = ROOT / "build" / "bin" / "wb_bench"
+
+
+def main(argv):
+    if argv[:1] == ["--"]:  # `./workbook bench -- --smoke` passes the separator on
+        argv = argv[1:]
+    wants_help = any(arg in ("-h", "--help") for arg in argv)
+    if not wants_help:
+        present, reason = wbbuild.gpu_present()
+        if not present:
+            print(f"bench: no GPU here: {reason}.\n"
+                  "The benchmark times kernels on an NVIDIA GPU (compute capability 7.5 or "
+                  "newer); run it on a machine with one, for example through "
+                  "tests/gpu-suite.sh.", file=sys.stderr)
+            return 1
+    print("bench: building the default preset (build/) if anything changed ...", flush=True)
+    try:
+        built = wbbuild.configure_and_build(quiet=True)
+    except wbbuild.ToolMissing as err:
+        print(f"bench: {err}", file=sys.stderr)
+        return 2
+    if not built:
+        print("bench: the build failed (the messages are above), so there is nothing to run.",
+              file=sys.stderr)
+        return 1
+    if not BENCH.exists():
+        print(f"bench: {BENCH.relative_to(ROOT)} was not built. It needs the tools and the "
+              "reference solutions (WB_BUILD_TOOLS=ON and WB_BUILD_SOLUTIONS=ON in build/), "
+              "and the root CMakeLists.txt must add bench/wb_bench.", file=sys.stderr)
+        return 1
+    try:
+        return subprocess.call([str(BENCH)] + argv)
+    except KeyboardInterrupt:
+        print("bench: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

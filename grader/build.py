@@ -1,0 +1,543 @@
+"""The grading build: the repository's pristine contracts, harness and tests
+built against one submission's staged exercise files, then its starter tests
+run through CTest (all of them, or those the result cache does not hold), in
+two runs: the timing-sensitive tests last, alone on the GPU.
+
+A slot is a folder holding a staged submission (submission/) and one build
+configured against it (build/). The build is configured once and reused for
+every submission graded in the slot: only exercise files whose text changed
+are recompiled, so grading a class costs one full build per slot. A slot is
+locked (flock) while in use, so two graders never share one.
+
+Commands run in their own sessions, so Ctrl-C reaches only the grader, which
+then stops them (Commands.stop_all) and writes nothing for the submissions it
+was grading.
+"""
+import contextlib
+import dataclasses
+import fcntl
+import json
+import os
+import pathlib
+import re
+import shutil
+import signal
+import subprocess
+import threading
+import time
+import xml.etree.ElementTree as ET
+
+from wbcore import build as wbbuild
+from wbcore import course as wbex
+from wbcore import object_check
+from wbcore import results as wbres
+from .score import FAILED, NOT_RUN, PASSED, TestOutcome
+
+GPU_LABELS = ("gpu", "perf", "profile", "sanitize")
+# Tests that measure: they run one submission at a time, alone on the GPU
+# (the other tests of submissions graded in parallel may share it).
+TIMING_LABELS = ("perf", "profile")
+# Tests the discovery scripts add when an executable is missing or cannot
+# list its tests (cmake/WorkbookDiscover*.cmake).
+PLACEHOLDER_RE = re.compile(r"\.(NOT_BUILT|LIST_TESTS_FAILED|LIST_FAILED)$")
+CTEST_ABNORMAL_RE = re.compile(r"Test\s+#\d+: (\S+) .*?\*\*\*(Timeout|Exception: .*?)\s+[\d.]+ sec")
+LEAN_OPTIONS = ("-DWB_BUILD_STARTER=ON", "-DWB_BUILD_TESTS=ON", "-DWB_BUILD_SOLUTIONS=OFF",
+                "-DWB_BUILD_MUTANTS=OFF", "-DWB_BUILD_TOOLS=OFF")
+# The folder, under a slot, where tests/checks/gtest_verdict.py leaves one record
+# per test (its verdict and the exercise modules and objects it ran).
+RECORDS = "records"
+GRACE_SECONDS = 5
+COMPILE_TIMEOUT = 600   # seconds to compile one exercise file on its own
+
+
+class Interrupted(Exception):
+    """The grader was asked to stop (Ctrl-C)."""
+
+
+@dataclasses.dataclass
+class CommandResult:
+    returncode: object   # int, or None when it never finished
+    output: str          # standard output, with standard error unless kept apart
+    timed_out: bool = False
+    errors: str = ""     # standard error when kept apart
+
+    @property
+    def ok(self):
+        return self.returncode == 0 and not self.timed_out
+
+
+class Commands:
+    """Runs commands, each in its own session, and stops them all on request."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._running = set()
+        self.stopping = False
+
+    def run(self, cmd, timeout, cwd=wbex.ROOT, separate_errors=False, env=None):
+        if self.stopping:
+            raise Interrupted()
+        proc = subprocess.Popen([str(c) for c in cmd], cwd=cwd,
+                                env=dict(wbbuild.env_with_cuda(), **(env or {})),
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE if separate_errors else subprocess.STDOUT,
+                                text=True, errors="replace", start_new_session=True)
+        with self._lock:
+            self._running.add(proc)
+        timed_out = False
+        try:
+            try:
+                output, errors = proc.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                self._stop(proc)
+                output, errors = proc.communicate()
+        except BaseException:
+            self._stop(proc)
+            raise
+        finally:
+            with self._lock:
+                self._running.discard(proc)
+        if self.stopping:
+            raise Interrupted()
+        return CommandResult(None if timed_out else proc.returncode, output, timed_out,
+                             errors or "")
+
+    def stop_all(self):
+        """Stop every running command; their callers raise Interrupted."""
+        self.stopping = True
+        with self._lock:
+            running = list(self._running)
+        for proc in running:
+            self._stop(proc)
+
+    @staticmethod
+    def _stop(proc):
+        # SIGTERM first: ninja then removes half-written outputs and CTest
+        # stops its tests; SIGKILL whatever is left.
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(proc.pid, sig)
+            except (ProcessLookupError, PermissionError):
+                return
+            try:
+                proc.wait(timeout=GRACE_SECONDS)
+                return
+            except subprocess.TimeoutExpired:
+                continue
+
+
+class Slot:
+    """A locked folder holding a staged submission and its build."""
+
+    def __init__(self, root):
+        self.root = pathlib.Path(root)
+        self.staged = self.root / "submission"
+        self.build = self.root / "build"
+        self._lock_file = None
+
+    def try_lock(self):
+        self.root.mkdir(parents=True, exist_ok=True)
+        handle = open(self.root / "lock", "w")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            return False
+        self._lock_file = handle
+        return True
+
+    def release(self):
+        if self._lock_file is not None:
+            self._lock_file.close()
+            self._lock_file = None
+
+
+def acquire_slots(work_dir, count):
+    """`count` slots under work_dir that no other grader holds."""
+    slots = []
+    index = 0
+    while len(slots) < count:
+        slot = Slot(pathlib.Path(work_dir) / f"slot-{index}")
+        if slot.try_lock():
+            slots.append(slot)
+        index += 1
+    return slots
+
+
+def exercise_target(e):
+    return f"wb_starter_{e.section}_{e.name}"
+
+
+def is_host_exercise(e):
+    """Whether workbook.toml lists the exercise as a host function (compiled
+    into an object) rather than a kernel (compiled into a device module)."""
+    listed = {x.key: x for x in wbex.exercises()}
+    return listed.get(e.key, e).kind == "host"
+
+
+def object_file(slot, e, impl="starter"):
+    """The object the build compiled from a host exercise's file."""
+    found = sorted((slot.build / "CMakeFiles" / f"wb_{impl}_{e.section}_{e.name}.dir")
+                   .rglob("*.o"))
+    return found[0] if found else None
+
+def _cache_value(cache_text, name):
+    m = re.search(rf"^{re.escape(name)}:[A-Z]+=(.*)$", cache_text, re.M)
+    return m.group(1) if m else None
+
+
+def configure(slot, cmake_args, commands, timeout):
+    """Configure the slot's build unless it already is, with these options,
+    against this repository and the slot's staged folder."""
+    wanted = "\n".join(list(LEAN_OPTIONS) + list(cmake_args))
+    args_file = slot.root / "configure-args.txt"
+    cache = slot.build / "CMakeCache.txt"
+    if cache.exists():
+        text = cache.read_text(errors="replace")
+        if (_cache_value(text, "CMAKE_HOME_DIRECTORY") != str(wbex.ROOT)
+                or _cache_value(text, "WB_STARTER_DIR") != str(slot.staged)):
+            # Configured for another checkout or folder: start afresh.
+            shutil.rmtree(slot.build)
+        elif args_file.exists() and args_file.read_text() == wanted:
+            return CommandResult(0, "")
+    result = commands.run(["cmake", "-S", wbex.ROOT, "-B", slot.build, "-G", "Ninja",
+                           "-DCMAKE_BUILD_TYPE=Release", f"-DWB_STARTER_DIR={slot.staged}",
+                           *LEAN_OPTIONS, *cmake_args], timeout)
+    if result.ok:
+        args_file.write_text(wanted)
+    return result
+
+
+def build(slot, commands, jobs, timeout, targets=()):
+    """cmake --build, going on past failures so every error is reported."""
+    cmd = ["cmake", "--build", slot.build, "-j", str(jobs)]
+    for target in targets:
+        cmd += ["--target", target]
+    return commands.run(cmd + ["--", "-k", "0"], timeout)
+
+
+def student_paths(text, slot):
+    """Paths as a student knows them: the staged folder as starter/ (also
+    where the build names it relative to the repository, as in object file
+    paths), the repository's files relative to its root."""
+    text = text.replace(str(slot.staged) + "/", "starter/")
+    if slot.staged.is_relative_to(wbex.ROOT):
+        text = text.replace(f"{slot.staged.relative_to(wbex.ROOT)}/", "starter/")
+    return text.replace(str(wbex.ROOT) + "/", "")
+
+
+def unique_lines(text):
+    """Each line once (two executables failing to link repeat the linker's
+    complaint)."""
+    return "\n".join(dict.fromkeys(text.splitlines()))
+
+
+def compiler_messages(output, slot):
+    """A build's output reduced to what the compiler said, with the staged
+    folder shown as starter/ (the student's own paths)."""
+    kept = []
+    skip_command = False
+    for line in output.splitlines():
+        if skip_command:          # the command line after "FAILED: target"
+            skip_command = False
+            continue
+        if line.startswith("FAILED: "):
+            skip_command = True
+            continue
+        if re.match(r"^\[\d+/\d+\] ", line) or line.startswith("ninja: "):
+            continue
+        kept.append(line)
+    text = "\n".join(kept).strip()
+    return student_paths(text or output.strip(), slot)
+
+
+def compile_exercises(slot, all_exercises, commands, jobs, timeout):
+    """({exercise key: compiler messages} for the exercises that do not
+    compile, {exercise key: reasons} for host exercises whose object is
+    refused). All are first built together (in parallel, going on past
+    errors); then each exercise's target is built on its own, which is
+    instant when it compiled and yields exactly its own errors when not.
+    Each compile runs under the build's per-exercise limits (memory, CPU
+    and wall time: cmake/compile_with_limits.py), whose message names the
+    limit hit. A host exercise's object is then checked
+    (wbcore/object_check.py) against the reference's."""
+    targets = [exercise_target(e) for e in all_exercises]
+    host = [e for e in all_exercises if is_host_exercise(e)]
+    build(slot, commands, jobs, timeout,
+          targets + [f"wb_solutions_{e.section}_{e.name}" for e in host])
+    errors, refused = {}, {}
+    limit = min(timeout, COMPILE_TIMEOUT)
+    for e in all_exercises:
+        result = build(slot, commands, 1, limit, [exercise_target(e)])
+        if result.timed_out:
+            errors[e.key] = f"the compiler did not finish within {limit:.0f} s"
+        elif not result.ok:
+            errors[e.key] = compiler_messages(result.output, slot)
+        elif e in host:
+            student, reference = object_file(slot, e), object_file(slot, e, "solutions")
+            if student is None or reference is None:
+                errors[e.key] = "the build made no object file of it"
+                continue
+            try:
+                problems = object_check.check_object(student, reference, e.key)
+            except object_check.ToolMissing as err:
+                problems = [f"REFUSED: starter/{e.key}.cu could not be checked: {err}"]
+            if problems:
+                refused[e.key] = "\n".join(problems)
+    return errors, refused
+
+
+def named_exercises(messages, all_exercises):
+    """Exercises the linker's messages name: by their object files, or by
+    their name as a whole word (an undefined `wb::reduction::reduceSmem`)."""
+    return [e for e in all_exercises
+            if f"{exercise_target(e)}.dir/" in messages
+            or re.search(rf"\b{re.escape(e.name)}\b", messages)]
+
+
+def failing_sections(output, all_exercises):
+    """Sections whose exercise modules or host-exercise test executables
+    failed to build (only those hold student code)."""
+    sections = set()
+    for line in output.splitlines():
+        if not line.startswith("FAILED: "):
+            continue
+        sections.update(e.section for e in all_exercises
+                        if f"wb_starter_{e.section}_" in line
+                        or f"modules/starter/{e.section}/" in line)
+    return sections
+
+
+def _ctest_listing(slot, commands, args=(), timeout=600):
+    """[(name, labels)] of the tests `ctest -N` lists with these arguments,
+    in CTest's order."""
+    result = commands.run(["ctest", "--test-dir", slot.build, "-N", "--show-only=json-v1", *args],
+                          timeout, separate_errors=True)
+    if not result.ok:
+        raise RuntimeError(f"ctest could not list the tests:\n{result.errors[-3000:]}")
+    try:
+        document = json.loads(result.output)
+    except ValueError as err:
+        raise RuntimeError(f"ctest's test list is not JSON ({err})") from None
+    tests = []
+    for test in document.get("tests", []):
+        labels = ()
+        for prop in test.get("properties", []):
+            if prop.get("name") == "LABELS":
+                labels = tuple(prop.get("value") or ())
+        tests.append((test.get("name", ""), labels))
+    return tests
+
+
+def list_tests(slot, commands, timeout=600):
+    """[(name, labels)] of every starter test CTest knows in the build."""
+    return [t for t in _ctest_listing(slot, commands, (), timeout) if t[0].startswith("starter.")]
+
+
+def _label_regex(labels):
+    return "^(" + "|".join(labels) + ")$"
+
+
+def test_phases(gpu_present):
+    """The CTest runs of a submission, as (label arguments, timed): every
+    starter test but the timing-sensitive ones, then those (timed: run one
+    submission at a time). Without a GPU only the host tests run, at once.
+    (Repeated -L options must all match, since CMake 3.21.)"""
+    starter = ["-L", "^starter$"]
+    if not gpu_present:
+        return [(starter + ["-LE", _label_regex(GPU_LABELS)], False)]
+    return [(starter + ["-LE", _label_regex(TIMING_LABELS)], False),
+            (starter + ["-L", _label_regex(TIMING_LABELS)], True)]
+
+
+def selection_spec(listed, names):
+    """CTest's -I argument for the tests of `listed` (a `ctest -N` listing
+    made with the run's label filters) named in `names`, or "" for none.
+    With label (or name) filters, CTest numbers -I's tests among those the
+    filters let through, not as a plain `ctest -N` numbers them: the 2nd
+    starter test is 2 under -L ^starter$, whatever its number in the whole
+    list. "0,0,0," is an empty range (start, end, stride) before the numbers."""
+    wanted = set(names)
+    numbers = [str(i) for i, (name, _) in enumerate(listed, 1) if name in wanted]
+    return "0,0,0," + ",".join(numbers) if numbers else ""
+
+
+def select_tests(slot, commands, label_args, names):
+    """CTest's -I argument to run exactly the tests in `names` that
+    label_args let through; "" when none is. A dry run (-N) with the same
+    arguments checks the selection before anything runs: should a CTest
+    ever number the tests otherwise, None (run the whole phase: slower,
+    never wrong)."""
+    listed = _ctest_listing(slot, commands, label_args)
+    spec = selection_spec(listed, names)
+    if not spec:
+        return ""
+    wanted = set(names)
+    expected = [name for name, _ in listed if name in wanted]
+    chosen = [name for name, _ in _ctest_listing(slot, commands, [*label_args, "-I", spec])]
+    return spec if chosen == expected else None
+
+
+@dataclasses.dataclass
+class TestRun:
+    """What the CTest runs of one submission reported."""
+    results: dict          # JUnit results by test name
+    output: str            # CTest's output, the runs one after the other
+    timed_out: bool        # stopped at the suite timeout
+    warnings: list = dataclasses.field(default_factory=list)   # for the instructor
+    # tests/checks/gtest_verdict.py's record of each GoogleTest test, by test name:
+    # its verdict and the exercises whose code it ran (modules, objects)
+    records: dict = dataclasses.field(default_factory=dict)
+
+
+def read_records(folder):
+    """{test name: record} of the records tests/checks/gtest_verdict.py wrote in
+    folder; an unreadable one is left out (its test then has no record)."""
+    records = {}
+    for path in sorted(pathlib.Path(folder).glob("*.json")):
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(doc.get("test"), str) and isinstance(doc.get("modules"), list):
+                records[doc["test"]] = doc
+        except (OSError, ValueError, AttributeError):
+            continue
+    return records
+
+
+def _read_junit(path):
+    if not path.exists():
+        return {}
+    try:
+        return {r.name: r for r in wbres.load_junit(path)}
+    except (OSError, ET.ParseError):  # a truncated report from a stopped run
+        return {}
+
+
+def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=None):
+    """Run the starter tests (all of them with a GPU, else the host ones),
+    or only those named in `only`, in the CTest runs of test_phases: first
+    all but the perf and profile tests, holding gpu_lock shared, so those of
+    submissions graded in parallel may run at the same time (correctness and
+    sanitizer runs may share the GPU); then the perf and profile tests
+    holding it exclusively, so no other submission's kernel runs while they
+    measure (gpu_lock: grading_run.GpuLock, or None for no locking; without
+    a GPU nothing runs on one, so nothing is locked).
+    `timeout` bounds the runs together (the waits for the lock do not
+    count). A phase with nothing to run starts no CTest."""
+    run = TestRun({}, "", False)
+    outputs = []
+    spent = 0.0
+    records = slot.root / RECORDS
+    shutil.rmtree(records, ignore_errors=True)
+    records.mkdir(parents=True)
+    for index, (label_args, timed) in enumerate(test_phases(gpu_present)):
+        selection = []
+        if only is not None:
+            spec = select_tests(slot, commands, label_args, only)
+            if spec == "":
+                continue
+            if spec is None:
+                run.warnings.append("ctest -I did not select exactly the tests asked for (a "
+                                    "CTest that numbers them otherwise?): every test of the run "
+                                    "ran, not only those missing from the result cache")
+            else:
+                selection = ["-I", spec]
+        if gpu_lock is None or not gpu_present:
+            lock = contextlib.nullcontext()
+        else:
+            lock = gpu_lock.exclusive() if timed else gpu_lock.shared()
+        with lock:
+            left = timeout - spent
+            if left <= 0:
+                run.timed_out = True
+                break
+            # Absolute: CTest writes it from inside the build folder.
+            junit = (slot.root / f"ctest-junit-{index}.xml").absolute()
+            junit.unlink(missing_ok=True)
+            started = time.monotonic()
+            result = commands.run(["ctest", "--test-dir", slot.build, *label_args, *selection,
+                                   "-j", str(jobs), "--output-junit", junit, "--no-tests=ignore"],
+                                  left, env={"WB_TEST_RECORDS": str(records.absolute())})
+            spent += time.monotonic() - started
+        outputs.append(result.output)
+        run.results.update(_read_junit(junit))
+        if result.timed_out:
+            run.timed_out = True
+            break
+    run.output = "\n".join(outputs)
+    run.records = read_records(records)
+    return run
+
+
+def skip_reason(output):
+    """Why a test skipped itself, from its output."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    for i, line in enumerate(lines):
+        if line.lower().startswith("skipped:"):
+            return line.split(":", 1)[1].strip()
+        if line.endswith("Skipped") and i + 1 < len(lines) and not lines[i + 1].startswith("["):
+            return lines[i + 1]
+    return "the test skipped itself"
+
+
+def test_outcomes(inventory, junit_results, ctest_output, not_run_reason, suite_timed_out,
+                  suite_timeout):
+    """A TestOutcome per listed test, from CTest's JUnit report and output:
+    timeouts and crashes get their reason; tests that were left out (no GPU)
+    or never reached are not run, with why."""
+    abnormal = {m.group(1): m.group(2) for m in CTEST_ABNORMAL_RE.finditer(ctest_output)}
+    outcomes = []
+    for name, labels in inventory:
+        found = junit_results.get(name)
+        if found is None:
+            if suite_timed_out:
+                why = f"the test run was stopped after {suite_timeout:.0f} s"
+            elif any(label in GPU_LABELS for label in labels) and not_run_reason:
+                why = not_run_reason
+            else:
+                # Every test of the trusted listing must report: one that
+                # went missing from the run fails, it is not left out.
+                outcomes.append(TestOutcome(
+                    name, labels, FAILED,
+                    reason="the test did not report a result (it is in the workbook's list of "
+                           "tests, but the run did not report it)"))
+                continue
+            outcomes.append(TestOutcome(name, labels, NOT_RUN, reason=why))
+            continue
+        reason = ""
+        if found.result == "skipped":
+            result, reason = NOT_RUN, skip_reason(found.output)
+        elif found.result == "passed":
+            result = PASSED
+        else:
+            result = FAILED
+            what = abnormal.get(name, "")
+            if what == "Timeout":
+                reason = (f"timed out after {found.seconds:.0f} s: the code may never return "
+                          "(an endless loop, a missing bound check, or a barrier not every "
+                          "thread reaches)")
+            elif what:
+                reason = f"crashed ({what.strip()})"
+        outcomes.append(TestOutcome(name, labels, result, found.seconds, found.output, reason))
+    return outcomes
+
+
+def unavailable_tests(inventory, all_exercises):
+    """{(section, label): reason} for placeholder tests: an executable that
+    was not built or could not list its tests, so the tests it holds are
+    unknown. The kernel runner's placeholder covers profile and sanitize."""
+    found = {}
+    for name, labels in inventory:
+        if not PLACEHOLDER_RE.search(name):
+            continue
+        parts = name.split(".")
+        if parts[1] == "runner":
+            for section in {e.section for e in all_exercises}:
+                for label in ("profile", "sanitize"):
+                    found[(section, label)] = "the kernel runner could not list its kernels"
+        else:
+            for label in ("host", "gpu", "perf"):
+                found[(parts[1], label)] = (f"the {parts[1]} tests could not be built or "
+                                            "listed, so none of them ran")
+    return found

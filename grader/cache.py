@@ -1,0 +1,255 @@
+"""A cache of test outcomes, so that grading a class runs each test once per
+distinct input instead of once per submission.
+
+Most submissions share most exercise files: an exercise a student did not
+touch is the pristine starter, and a student who changed one file left the
+others as they were. The invariant the cache relies on: a stored outcome is
+reused only when everything that ran in the test's process is the same as
+when it was stored. What runs in a test process:
+
+  - the repository's tests, harness, contracts and tools, the toolchain, the
+    GPU, the build options and the WB_* environment: the same for the whole
+    class, hashed into the context every key includes;
+  - the exercise code it loaded: a GoogleTest test holds no exercise code of
+    its own; it loads the device module of each exercise whose kernel it
+    launches (chapters/common/exercise_kernel.h), and a host exercise's test
+    links that one exercise's object. tests/checks/gtest_verdict.py records, for
+    each test, which modules the harness loaded and which objects were
+    linked; the grader reads that record (never the test's output, which a
+    kernel's printf could forge). A profile or sanitize test runs the kernel
+    runner, which refuses to load any module but that of the one kernel it
+    runs (wb::loadOnlyModule), so it ran its exercise's code alone.
+
+The key of a test is a hash over its name and labels, the context, and the
+files of the exercises it is expected to run (its owner's, from its name,
+else its section's): the index under which an outcome is looked up. The
+entry also stores the digest of every exercise file the run actually loaded
+or linked, and is reused only when each of those equals the submission's:
+so even a test that ran more than its name suggests is reused only where all
+of it was the same. A GoogleTest test without a record is never stored.
+
+What is never read from or written to the cache: perf tests (timings are
+measured afresh for every submission), placeholder tests (an executable
+that could not be built or list its tests), outcomes that are not a plain
+pass or fail (not run, timed out, crashed, did not report), and, for
+writing, anything of a test run stopped at the suite timeout.
+
+One limit remains: a plain failure with a passing cause outside the code
+(the GPU out of memory while other submissions share it) is stored like any
+failure; timeouts and crashes are not stored. Delete the cache folder, or
+grade with --no-cache, to run everything afresh.
+
+Entries are small JSON files, <folder>/<key[:2]>/<key>.json, each written
+atomically (a temporary file, then a rename), so graders running at once may
+share one folder. An entry that cannot be read, does not hold a cacheable
+outcome of the test asked for, or ran other exercise files than the
+submission's, is a miss, never an error.
+"""
+import hashlib
+import json
+import math
+import os
+import pathlib
+import subprocess
+
+from wbcore import build as wbbuild
+from wbcore import course as wbex
+from . import report as gr
+from . import score as gs
+from .build import PLACEHOLDER_RE
+from .submission import exercise_path
+
+FORMAT = 2                  # bump when an entry or a key changes meaning
+UNCACHED_LABELS = ("perf",)
+# Tests that run the kernel runner, which loads the module of their own
+# exercise and no other (so they need no record of what they loaded).
+RUNNER_LABELS = ("profile", "sanitize")
+# What the grading build compiles or runs besides the exercise files: the
+# build scripts, the contracts, the tests and their harness, the kernel
+# runner, the checks CTest runs and the Python they import (all of wbcore
+# and the grader, so a change to how the grader reads CTest's results also
+# starts the cache afresh). The grader's own tests are not among them.
+FINGERPRINTED = ("CMakeLists.txt", "cmake", "chapters", "tests", "wbcore", "workbook.toml",
+                 "grader/build.py", "grader/score.py", "grader/points.py", "grader/cache.py")
+SKIPPED_PARTS = ("__pycache__",)
+TOOL_VERSIONS = (("nvcc", "--version"), ("ctest", "--version"))
+
+
+def _sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def _files(root, paths):
+    """The files under each of `paths` (relative to root), sorted; a path
+    that does not exist is listed as such, so adding it changes the hash."""
+    for relative in paths:
+        path = pathlib.Path(root) / relative
+        if path.is_file():
+            yield relative, path
+        elif path.is_dir():
+            for found in sorted(path.rglob("*")):
+                parts = found.relative_to(root).parts
+                if (found.is_file() and not found.name.endswith(".pyc")
+                        and not any(p in SKIPPED_PARTS for p in parts)):
+                    yield "/".join(parts), found
+        else:
+            yield relative, None
+
+
+def repository_fingerprint(root=wbex.ROOT, paths=FINGERPRINTED):
+    """A hash of every file of `paths`: their names and contents."""
+    digest = hashlib.sha256()
+    for relative, path in _files(root, paths):
+        try:
+            content = _sha256(path.read_bytes()) if path is not None else "missing"
+        except OSError as err:
+            content = f"unreadable: {err.strerror}"
+        digest.update(f"{relative}\0{content}\n".encode())
+    return digest.hexdigest()
+
+
+def tool_versions():
+    """What `nvcc --version` and `ctest --version` say: a new toolkit
+    compiles the kernels anew, and a new CTest may report differently."""
+    said = {}
+    for cmd in TOOL_VERSIONS:
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
+                                  env=wbbuild.env_with_cuda())
+            said[cmd[0]] = done.stdout.strip() or done.stderr.strip()
+        except (OSError, subprocess.TimeoutExpired) as err:
+            said[cmd[0]] = f"failed: {err}"
+    return said
+
+
+def context(gpu_present, gpu_note, cmake_args, root=wbex.ROOT, versions=None, environ=None):
+    """The part of every key that is the same for the whole class: the
+    repository, the toolchain, the GPU, the build's options and the WB_*
+    environment (WB_SEED fixes the random inputs). Computed once per grader."""
+    environ = os.environ if environ is None else environ
+    document = {
+        "format": FORMAT,
+        "repository": repository_fingerprint(root),
+        "tools": tool_versions() if versions is None else versions,
+        "gpu_present": bool(gpu_present),
+        "gpu": gpu_note,
+        "cmake_args": list(cmake_args),
+        "environment": {k: v for k, v in sorted(environ.items()) if k.startswith("WB_")},
+    }
+    return _sha256(json.dumps(document, sort_keys=True).encode())
+
+
+def dependencies(test_name, all_exercises):
+    """The exercises whose files a test is expected to run (see the module's
+    docstring): its owner, else its section's, else all of them. The key
+    covers them; the entry's record of what really ran is checked too."""
+    owner = gs.owner_of(test_name, all_exercises)
+    if owner is not None:
+        return [owner]
+    parts = test_name.split(".")
+    section = parts[1] if len(parts) >= 3 else None
+    return [e for e in all_exercises if e.section == section] or list(all_exercises)
+
+
+def exercise_digests(staged, all_exercises):
+    """{exercise key: hash of the file the build compiled} from a slot's
+    staged folder, read after the grader put the pristine starter in place
+    of the files that did not compile or link."""
+    digests = {}
+    for e in all_exercises:
+        try:
+            digests[e.key] = _sha256((pathlib.Path(staged) / exercise_path(e)).read_bytes())
+        except OSError as err:
+            digests[e.key] = f"unreadable: {err.strerror}"
+    return digests
+
+
+def readable(name, labels):
+    """Whether a test's outcome may come from the cache at all."""
+    return (not any(label in UNCACHED_LABELS for label in labels)
+            and not PLACEHOLDER_RE.search(name))
+
+
+def cacheable(outcome):
+    """Whether an outcome may be stored: a plain pass or fail of a test that
+    may come from the cache (not run, timed out or crashed: never)."""
+    return (readable(outcome.name, outcome.labels) and outcome.result in (gs.PASSED, gs.FAILED)
+            and not outcome.reason)
+
+
+def test_key(name, labels, context_digest, digests, all_exercises):
+    """The cache key of one test of one submission."""
+    document = {
+        "test": name,
+        "labels": list(labels),
+        "context": context_digest,
+        "files": {e.key: digests[e.key] for e in dependencies(name, all_exercises)},
+    }
+    return _sha256(json.dumps(document, sort_keys=True).encode())
+
+
+def ran_files(name, labels, record, digests, all_exercises):
+    """{exercise key: digest} of the exercise files a finished test ran
+    (loaded as a module or linked as an object), or None when that is not
+    known, so its outcome must not be stored: a GoogleTest test's from its
+    record, a runner test's by construction (its own exercise)."""
+    if record is not None:
+        modules = record.get("modules")
+        if not isinstance(modules, list) or not all(m in digests for m in modules):
+            return None
+        return {m: digests[m] for m in modules}
+    if any(label in RUNNER_LABELS for label in labels):
+        return {e.key: digests[e.key] for e in dependencies(name, all_exercises)}
+    return None
+
+
+def merge(inventory, cached, fresh):
+    """Outcomes in the order of the listed tests: the cached ones where there
+    are, else the fresh one (every listed test has one or the other)."""
+    by_name = {t.name: t for t in fresh}
+    return [cached[name] if name in cached else by_name[name] for name, _ in inventory]
+
+
+class OutcomeCache:
+    """Test outcomes by key, one JSON file each under `folder`."""
+
+    def __init__(self, folder):
+        self.folder = pathlib.Path(folder)
+
+    def _path(self, key):
+        return self.folder / key[:2] / f"{key}.json"
+
+    def get(self, key, name, labels, digests):
+        """The stored outcome of test `name` (marked reused), or None when
+        there is none, it cannot be trusted, or the run that stored it ran
+        an exercise file other than the submission's (`digests`: {exercise
+        key: digest} of the files this submission's build compiled)."""
+        try:
+            doc = json.loads(self._path(key).read_text(encoding="utf-8"))
+            outcome = gs.TestOutcome(name, tuple(labels), doc["result"], float(doc["seconds"]),
+                                     doc["output"], doc["reason"], reused=True)
+            ran = doc["ran"]
+            trusted = (doc["format"] == FORMAT and doc["test"] == name
+                       and tuple(doc["labels"]) == tuple(labels)
+                       and isinstance(outcome.output, str) and isinstance(outcome.reason, str)
+                       and math.isfinite(outcome.seconds) and outcome.seconds >= 0
+                       and cacheable(outcome) and isinstance(ran, dict)
+                       and all(digests.get(k) == v for k, v in ran.items()))
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return None
+        return outcome if trusted else None
+
+    def put(self, key, outcome, ran):
+        """Store a cacheable outcome with the exercise files its run ran
+        (ran_files); returns whether it was stored. A cache that cannot be
+        written only costs time: the error is not raised."""
+        if not cacheable(outcome) or ran is None:
+            return False
+        doc = {"format": FORMAT, "test": outcome.name, "labels": list(outcome.labels),
+               "result": outcome.result, "seconds": outcome.seconds, "output": outcome.output,
+               "reason": outcome.reason, "ran": ran}
+        try:
+            gr.atomic_write(self._path(key), json.dumps(doc))
+            return True
+        except OSError:
+            return False

@@ -1,0 +1,436 @@
+"""Grading one submission, and a folder of them (batch mode, resumable).
+
+grade() never raises for anything a submission does: an unreadable archive,
+an empty submission, a compile or link error, a crash or a hang all become a
+scored Grade with the reason. Only Interrupted (Ctrl-C) escapes, and then
+nothing is written for the submission.
+"""
+import concurrent.futures
+import contextlib
+import dataclasses
+import os
+import pathlib
+import threading
+import time
+import traceback
+
+from wbcore import course as wbex
+from . import build as gb
+from . import cache as gc
+from . import report as gr
+from . import score as gs
+from . import submission as gsub
+
+
+@dataclasses.dataclass
+class Options:
+    points: object                 # grading_points.Points
+    work_dir: pathlib.Path         # where the slots (build folders) live
+    gpu_present: bool
+    gpu_note: str                  # the GPU, or why there is none
+    build_jobs: int = 2            # parallel compilations in one build
+    test_jobs: int = 4             # parallel tests in one CTest run
+    build_timeout: float = 3600.0  # seconds for one cmake --build of many targets
+    suite_timeout: float = 3 * 3600.0
+    cmake_args: tuple = ()
+    cache: bool = True             # reuse test outcomes of identical earlier runs
+
+    @property
+    def cache_dir(self):
+        return pathlib.Path(self.work_dir) / "cache"
+
+
+class GpuLock:
+    """The GPU, shared by the test runs of submissions graded in parallel:
+    runs that only need it to be there (correctness, sanitizer) hold it
+    shared, any number at once; a run that measures it (perf, profile) holds
+    it alone. A waiting exclusive holder goes before new shared ones, so a
+    stream of correctness runs cannot keep the timed runs waiting forever."""
+
+    def __init__(self):
+        self._changed = threading.Condition()
+        self._shared = 0
+        self._exclusive = False
+        self._waiting = 0       # exclusive holders waiting
+
+    @contextlib.contextmanager
+    def shared(self):
+        with self._changed:
+            self._changed.wait_for(lambda: not self._exclusive and not self._waiting)
+            self._shared += 1
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._shared -= 1
+                self._changed.notify_all()
+
+    @contextlib.contextmanager
+    def exclusive(self):
+        with self._changed:
+            self._waiting += 1
+            try:
+                self._changed.wait_for(lambda: not self._exclusive and not self._shared)
+            finally:
+                self._waiting -= 1
+            self._exclusive = True
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._exclusive = False
+                self._changed.notify_all()
+
+
+class Grader:
+    """Grades submissions; shares the running commands (to stop them on
+    Ctrl-C), the GPU lock that keeps the timing-sensitive test runs (perf,
+    profile) one at a time and alone on the GPU, so submissions graded in
+    parallel never time each other's kernels, and the result cache
+    (grading_cache)."""
+
+    def __init__(self, options):
+        self.options = options
+        self.commands = gb.Commands()
+        self.gpu_lock = GpuLock()
+        self.all_exercises = wbex.exercises()
+        self.cache = gc.OutcomeCache(options.cache_dir) if options.cache else None
+        self._cache_context = None
+        self._context_lock = threading.Lock()
+
+    def grade(self, source, name, slot):
+        started = time.monotonic()
+        try:
+            grade = self._grade(pathlib.Path(source), name, slot)
+        except gb.Interrupted:
+            raise
+        except Exception as err:  # a grader bug: an error for the gradebook, the trace for the log
+            grade = self._failed(name, "error",
+                                 f"internal grader error: {type(err).__name__}: {err}")
+            grade.warnings.append(traceback.format_exc())
+        grade.seconds = time.monotonic() - started
+        return grade
+
+    def _failed(self, name, status, reason, notes=()):
+        results = gs.zero_results(self.options.points, gs.STATE_NOT_GRADED,
+                                  f"NOT GRADED: {reason}")
+        return gs.Grade(name, status, reason, results, list(notes))
+
+    def _grade(self, source, name, slot):
+        options = self.options
+        try:
+            submission = gsub.read(source, self.all_exercises)
+        except gsub.SubmissionError as err:
+            return self._failed(name, "error", str(err))
+        notes = list(submission.notes)
+        if submission.empty:
+            return self._failed(
+                name, "empty", "the submission holds no exercise file (expected "
+                "starter/<section>/<exercise>.cu or <section>/<exercise>.cu, for example "
+                "starter/layout/setRowReadCol.cu)", notes)
+        problems = {}
+        if options.points.missing_exercise == "zero":
+            for key in submission.missing:
+                problems[key] = gs.Problem("missing", f"NOT GRADED: starter/{key}.cu is not in "
+                                           "the submission, so its checks score 0")
+        for key, data in submission.contents.items():
+            unsafe = gsub.unsafe_includes(data)
+            if unsafe:
+                section = key.split("/")[0]
+                problems[key] = gs.Problem(
+                    "refused", f"REFUSED: starter/{key}.cu includes what an exercise may not "
+                    f"({unsafe[0]}): only the contract headers (such as "
+                    f"\"{section}/{section}.cuh\") and system headers may be included, by a "
+                    "plain path without '..'. "
+                    "Its checks score 0.")
+        gsub.stage({k: v for k, v in submission.contents.items() if k not in problems},
+                   slot.staged, self.all_exercises)
+
+        configured = gb.configure(slot, options.cmake_args, self.commands, options.build_timeout)
+        if not configured.ok:
+            return self._failed(name, "error", "the grading build could not be configured (a "
+                                "problem of the grading machine, not of the submission): "
+                                + configured.output[-1500:], notes)
+        self._compile(slot, submission, problems)
+        built, messages = self._build_everything(slot, submission, problems)
+        if not built:
+            return self._failed(name, "error", "the tests do not build even with the pristine "
+                                "starter (a problem of the grading machine or the repository, "
+                                "not of the submission): " + messages[-1500:], notes)
+
+        inventory = gb.list_tests(slot, self.commands)
+        outcomes, run = self._outcomes(inventory, slot)
+        gpu_missing = "" if options.gpu_present else options.gpu_note
+        unavailable = gb.unavailable_tests(inventory, self.all_exercises)
+        results, ungraded, warnings = gs.score(options.points, outcomes, problems, unavailable,
+                                               self.all_exercises)
+        status, reason = self._status(problems, outcomes, run.timed_out)
+        return gs.Grade(name, status, reason, results, notes, gpu_missing, 0.0, ungraded,
+                        warnings + run.warnings, len(outcomes),
+                        sum(1 for t in outcomes if t.reused))
+
+    def _outcomes(self, inventory, slot):
+        """(an outcome per listed test, the gb.TestRun of those that ran): the
+        result cache's where it holds the test's key, else from CTest, which
+        then runs only the tests that missed (none: no CTest at all). The
+        fresh outcomes the cache may keep are stored, unless the run was
+        stopped at the suite timeout."""
+        options = self.options
+        keys, digests = self._cache_keys(inventory, slot)
+        cached = {}
+        for name, labels in inventory:
+            found = self.cache.get(keys[name], name, labels, digests) if name in keys else None
+            if found is not None:
+                cached[name] = found
+        missed = [(name, labels) for name, labels in inventory if name not in cached]
+        run = gb.TestRun({}, "", False)
+        if missed:
+            run = gb.run_tests(slot, self.commands, options.gpu_present, options.test_jobs,
+                               options.suite_timeout,
+                               only=[name for name, _ in missed] if cached else None,
+                               gpu_lock=self.gpu_lock)
+        not_run = "" if options.gpu_present else f"no GPU here: {options.gpu_note}"
+        fresh = gb.test_outcomes(missed, run.results, run.output, not_run,
+                                 run.timed_out, options.suite_timeout)
+        for t in fresh:
+            t.output = gb.student_paths(t.output, slot)
+            if t.name in keys and not run.timed_out:
+                ran = gc.ran_files(t.name, t.labels, run.records.get(t.name), digests,
+                                   self.all_exercises)
+                self.cache.put(keys[t.name], t, ran)
+        return gc.merge(inventory, cached, fresh), run
+
+    def _cache_keys(self, inventory, slot):
+        """({test name: cache key} of the listed tests the cache may hold,
+        {exercise key: digest}), from the exercise files as compiled (read
+        from the slot after the grader put the pristine starter in place of
+        those that do not compile or were refused); empty without a cache."""
+        if self.cache is None:
+            return {}, {}
+        with self._context_lock:
+            if self._cache_context is None:
+                options = self.options
+                self._cache_context = gc.context(options.gpu_present, options.gpu_note,
+                                                 options.cmake_args)
+        digests = gc.exercise_digests(slot.staged, self.all_exercises)
+        return ({name: gc.test_key(name, labels, self._cache_context, digests, self.all_exercises)
+                 for name, labels in inventory if gc.readable(name, labels)}, digests)
+
+    def _compile(self, slot, submission, problems):
+        """Each submitted exercise that does not compile scores 0 with the
+        compiler's errors (or the compile limit it hit); a host exercise
+        whose object reaches outside its exercise is refused, scoring 0 with
+        the symbols named. The pristine starter takes the place of either,
+        so the rest of the submission is still graded."""
+        options = self.options
+        errors, refused = gb.compile_exercises(slot, self.all_exercises, self.commands,
+                                               options.build_jobs, options.build_timeout)
+        for e in self.all_exercises:
+            if e.key not in submission.contents or e.key in problems:
+                continue
+            if e.key in errors:
+                problems[e.key] = gs.Problem(
+                    "compile error", f"COMPILE ERROR: starter/{e.key}.cu does not compile, so its "
+                    f"checks score 0. The compiler said:\n{errors[e.key]}")
+            elif e.key in refused:
+                problems[e.key] = gs.Problem(
+                    "refused", f"REFUSED: starter/{e.key}.cu reaches outside its exercise, so its "
+                    f"checks score 0:\n{refused[e.key]}")
+            else:
+                continue
+            gsub.write_if_changed(slot.staged / gsub.exercise_path(e), gsub.pristine_starter(e))
+
+    def _build_everything(self, slot, submission, problems):
+        """Build the tests and the runner. When that fails although every
+        exercise compiled (a link error, such as a helper defined in two
+        files), find the exercises to blame: put the pristine starter in
+        place of every suspect, then bring the student's files back one at a
+        time; one that breaks the build again scores 0 with the linker's
+        messages and stays replaced. Suspects: the submitted files that
+        differ from the starter in the sections that failed, those the
+        linker names first. Returns (built, messages): built is False when
+        even the pristine starter fails (the grading machine's problem, not
+        the student's), with the build's messages."""
+        options = self.options
+        result = gb.build(slot, self.commands, options.build_jobs, options.build_timeout)
+        if result.ok:
+            return True, ""
+        messages = gb.compiler_messages(result.output, slot)
+        sections = gb.failing_sections(result.output, self.all_exercises)
+        named = gb.named_exercises(messages, self.all_exercises)
+        suspects = [e for e in named + self.all_exercises
+                    if (e in named or e.section in sections) and e.key in submission.contents
+                    and e.key not in problems
+                    and submission.contents[e.key] != gsub.pristine_starter(e)]
+        suspects = list(dict.fromkeys(suspects))
+        for e in suspects:
+            gsub.write_if_changed(slot.staged / gsub.exercise_path(e), gsub.pristine_starter(e))
+        if not suspects or not gb.build(slot, self.commands, options.build_jobs,
+                                        options.build_timeout).ok:
+            return False, messages
+        for e in suspects:
+            gsub.write_if_changed(slot.staged / gsub.exercise_path(e), submission.contents[e.key])
+            attempt = gb.build(slot, self.commands, options.build_jobs, options.build_timeout)
+            if not attempt.ok:
+                problems[e.key] = gs.Problem(
+                    "link error", f"LINK ERROR: starter/{e.key}.cu compiles, but the tests do not "
+                    "link with it (a missing or a duplicated definition?), so its checks score "
+                    "0. The linker said:\n"
+                    + gb.unique_lines(gb.compiler_messages(attempt.output, slot))[-3000:])
+                gsub.write_if_changed(slot.staged / gsub.exercise_path(e),
+                                      gsub.pristine_starter(e))
+        return gb.build(slot, self.commands, options.build_jobs, options.build_timeout).ok, ""
+
+    @staticmethod
+    def _status(problems, outcomes, suite_timed_out):
+        """The first status that applies (see grading_score.STATUSES), and a
+        reason naming everything that went wrong."""
+        broken = sorted(k for k, p in problems.items()
+                        if p.state in ("compile error", "link error"))
+        refused = sorted(k for k, p in problems.items() if p.state == "refused")
+        hung = [t.short_name for t in outcomes if t.reason.startswith("timed out")]
+        missing = sorted(k for k, p in problems.items() if p.state == "missing")
+        reasons = []
+        if broken:
+            reasons.append(f"{len(broken)} exercise(s) did not compile or link: "
+                           + ", ".join(broken))
+        if refused:
+            reasons.append(f"{len(refused)} exercise(s) refused (an #include outside the "
+                           "contracts, or code outside the exercise): " + ", ".join(refused))
+        if suite_timed_out:
+            reasons.append("the test run was stopped at --suite-timeout")
+        if hung:
+            reasons.append(f"{len(hung)} test(s) timed out, first {hung[0]}")
+        if missing:
+            reasons.append(f"{len(missing)} exercise file(s) not submitted")
+        status = ("refused" if refused else "compile-errors" if broken else
+                  "timeout" if suite_timed_out or hung else "ok")
+        return status, "; ".join(reasons)
+
+
+def write_error_log(grade, out_dir):
+    """A grader bug's traceback, for the instructor (never in the student's files)."""
+    traces = [w for w in grade.warnings if w.startswith("Traceback")]
+    if traces:
+        gr.atomic_write(pathlib.Path(out_dir) / "grader-error.log", "\n".join(traces))
+        grade.warnings = [w for w in grade.warnings if not w.startswith("Traceback")]
+
+
+def grade_one(grader, source, out_dir, name=None):
+    """Grade one submission into out_dir with a slot of its own."""
+    name = name or gsub.submission_name(source)
+    slot = gb.acquire_slots(grader.options.work_dir, 1)[0]
+    try:
+        grade = grader.grade(source, name, slot)
+    finally:
+        slot.release()
+    write_error_log(grade, out_dir)
+    gr.write_outputs(grade, out_dir, grader.options.points.split)
+    return grade
+
+
+# ---- batch mode -----------------------------------------------------------
+
+def batch_entries(folder, out_dir):
+    """[(name, path)] of the submissions in a folder: each directory or
+    file, except hidden ones and the output folder itself. Two entries with
+    one name (alice/ and alice.zip) keep their full names."""
+    folder = pathlib.Path(folder)
+    out_real = os.path.realpath(out_dir)
+    paths = [p for p in sorted(folder.iterdir())
+             if not p.name.startswith(".") and os.path.realpath(p) != out_real]
+    names = [gsub.submission_name(p) for p in paths]
+    return [(p.name if names.count(n) > 1 else n, p) for n, p in zip(names, paths)]
+
+
+def finished(out_dir, name):
+    """The results.json of an already graded submission, or None. Those with
+    status 'error' count as unfinished: the error may be the grader's."""
+    doc = gr.load_results(pathlib.Path(out_dir) / name / gr.RESULTS)
+    if doc is None or doc["extra_data"].get("status") == "error":
+        return None
+    return doc
+
+
+def write_gradebook(out_dir, entries):
+    """gradebook.csv from every graded entry's results.json."""
+    rows = []
+    for name, _ in entries:
+        doc = gr.load_results(pathlib.Path(out_dir) / name / gr.RESULTS)
+        if doc is not None:
+            rows.append((name, doc))
+    sections = [s for s in wbex.section_names() if any(s in d["extra_data"].get("sections", {})
+                                                for _, d in rows)]
+    gr.atomic_write(pathlib.Path(out_dir) / gr.GRADEBOOK, gr.gradebook_text(rows, sections))
+    return len(rows)
+
+
+def grade_batch(grader, folder, out_dir, jobs=1, regrade=False, log=print):
+    """Grade every entry of folder into out_dir/<name>/, `jobs` at a time,
+    skipping those already graded (unless regrade). The gradebook is
+    rewritten after each submission. Returns the number graded now."""
+    out_dir = pathlib.Path(out_dir)
+    entries = batch_entries(folder, out_dir)
+    todo = [(n, p) for n, p in entries if regrade or finished(out_dir, n) is None]
+    if len(todo) < len(entries):
+        log(f"{len(entries) - len(todo)} of {len(entries)} submissions already graded "
+            "(--regrade grades them again)")
+    jobs = max(1, min(jobs, len(todo) or 1))
+    slots = gb.acquire_slots(grader.options.work_dir, jobs)
+    free = list(slots)
+    slot_lock = threading.Lock()
+    book_lock = threading.Lock()
+
+    stop = threading.Event()
+
+    def work(name, path):
+        if stop.is_set():
+            raise gb.Interrupted()
+        with slot_lock:
+            slot = free.pop()
+        try:
+            grade = grader.grade(path, name, slot)
+        except (KeyboardInterrupt, gb.Interrupted):
+            stop.set()   # the submissions still queued must not start
+            raise
+        finally:
+            with slot_lock:
+                free.append(slot)
+        write_error_log(grade, out_dir / name)
+        gr.write_outputs(grade, out_dir / name, grader.options.points.split)
+        with book_lock:
+            write_gradebook(out_dir, entries)
+        return grade
+
+    done = 0
+    warned = set()
+    futures = {}
+    interrupted = False
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
+    try:
+        futures = {pool.submit(work, n, p): n for n, p in todo}
+        for future in concurrent.futures.as_completed(futures):
+            grade = future.result()
+            done += 1
+            log(f"[{done}/{len(todo)}] {grade.submission}: {grade.score:g} of {grade.max_score:g} "
+                f"({grade.status}{': ' + grade.reason if grade.reason else ''})"
+                + (f"; {gr.reused_line(grade)}" if grade.tests_reused else ""))
+            for warning in grade.warnings:
+                if warning not in warned:
+                    warned.add(warning)
+                    log(f"warning: {warning}")
+    except (KeyboardInterrupt, gb.Interrupted):
+        # Stop the running builds and tests; their submissions write nothing.
+        interrupted = True
+        stop.set()
+        grader.commands.stop_all()
+        for future in futures:
+            future.cancel()
+    finally:
+        pool.shutdown(wait=True)
+        write_gradebook(out_dir, entries)
+        for slot in slots:
+            slot.release()
+    if interrupted:
+        raise gb.Interrupted()
+    return done

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""The forgery submissions (grader/tests/forgeries/) must earn nothing they
+try to forge, and no submission may change another's grade.
+
+Builds one submission per forgery file (its base, the pristine starter or the
+reference solutions, with that one exercise file replaced), plus the pristine
+starter and the solutions themselves. Grades them twice:
+
+  1. as one batch with the result cache on, the forgeries first (so anything
+     they could leave in the cache is there when the pristine ones are
+     graded);
+  2. as one batch with --no-cache, where each submission is graded exactly as
+     it would be alone.
+
+Then checks every forgery's expectation (see forgeries/README.md) and that
+every submission's score, status and every check's points are the same in
+both batches. Without a GPU (or without --gpu) the GPU checks are NOT RUN;
+the expectations that need them ('zero', 'below') are then not judged.
+Exit 0 pass, 1 fail, 77 skipped (Python older than 3.11).
+"""
+import argparse
+import json
+import pathlib
+import re
+import shutil
+import sys
+import tempfile
+
+if sys.version_info < (3, 11):
+    print(f"skipped: the grader needs Python 3.11 or newer (tomllib); this is "
+          f"{sys.version.split()[0]}")
+    sys.exit(77)
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+FORGERIES = pathlib.Path(__file__).resolve().parent / "forgeries"
+sys.path.insert(0, str(ROOT))
+from wbcore import course as wbex  # noqa: E402
+from grader import report as gr  # noqa: E402
+from classgrading import Checker, grade  # noqa: E402
+
+HEADER_RE = re.compile(r"^// (forgery|exercise|base|expect): (.*)$", re.M)
+# Batch order is by name: the forgeries first, the pristine submissions last.
+PRISTINE = {"starter": "9-starter", "solutions": "9-solutions"}
+
+
+def forgeries():
+    """[{stem, forgery, exercise, base, expect, path}] from the files' first lines."""
+    found = []
+    for path in sorted(FORGERIES.glob("*.cu")):
+        fields = dict(HEADER_RE.findall(path.read_text()))
+        missing = {"forgery", "exercise", "base", "expect"} - set(fields)
+        if missing:
+            raise SystemExit(f"{path}: the header lacks {', '.join(sorted(missing))}")
+        fields.update(stem=path.stem, path=path)
+        found.append(fields)
+    return found
+
+
+def submission_name(forgery):
+    return f"1-{forgery['stem']}"
+
+
+def make_class(folder, found):
+    all_ex = wbex.exercises()
+    source = {"starter": wbex.Exercise.starter_file, "solutions": wbex.Exercise.solution_file}
+    for base, name in PRISTINE.items():
+        for e in all_ex:
+            target = folder / name / "starter" / f"{e.key}.cu"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source[base](e), target)
+    for f in found:
+        name = submission_name(f)
+        shutil.copytree(folder / PRISTINE[f["base"]], folder / name)
+        shutil.copyfile(f["path"], folder / name / "starter" / f"{f['exercise']}.cu")
+
+
+def load(out, names):
+    docs = {}
+    for name in names:
+        try:
+            docs[name] = json.loads((out / name / gr.RESULTS).read_text())
+        except (OSError, ValueError):
+            docs[name] = None
+    return docs
+
+
+def exercise_checks(doc, key):
+    return [t for t in doc["tests"] if t["name"].startswith(key + ":")]
+
+
+def judge(f, docs, gpu_used, check):
+    """Checks one forgery's expectation against the cached batch's results."""
+    name = submission_name(f)
+    doc = docs.get(name)
+    if not check.expect(doc is not None, f"{name}: no results.json"):
+        return
+    status = doc["extra_data"]["status"]
+    mine = exercise_checks(doc, f["exercise"])
+    kind, _, what = f["expect"].partition(" ")
+    earned = sum(t["score"] for t in mine)
+    said = "\n".join(t["output"] for t in mine)
+    print(f"{name}: {doc['score']:g} points, status {status}; {f['exercise']} earned {earned:g}")
+    if kind == "refused":
+        check.expect(status == "refused", f"{name}: status {status}, expected refused")
+        check.expect(earned == 0, f"{name}: the refused exercise earned {earned:g} points")
+        check.expect(what in said, f"{name}: the refusal does not name {what!r}:\n{said[:1500]}")
+    elif kind == "same-as":
+        other = PRISTINE.get(f["base"]) if what == "base" else f"1-{what}"
+        reference = docs.get(other)
+        if check.expect(reference is not None, f"{name}: no results of {other} to compare with"):
+            check.expect(doc["score"] == reference["score"],
+                         f"{name} scores {doc['score']:g}, {other} {reference['score']:g}: "
+                         "what the file adds must change nothing")
+    elif kind == "limit":
+        check.expect(status == "compile-errors", f"{name}: status {status}, expected "
+                     "compile-errors (a compile limit)")
+        check.expect(earned == 0, f"{name}: the exercise earned {earned:g} points")
+        check.expect("LIMIT" in said, f"{name}: the message does not name the limit:\n"
+                     f"{said[:1500]}")
+    elif kind == "zero":
+        if gpu_used:
+            check.expect(earned == 0, f"{name}: {f['exercise']} earned {earned:g} points")
+    elif kind == "below":
+        reference = docs.get(PRISTINE[f["base"]])
+        if gpu_used and reference is not None:
+            check.expect(doc["score"] < reference["score"],
+                         f"{name} scores {doc['score']:g}, no less than its base "
+                         f"{reference['score']:g}: the forgery paid")
+    else:
+        check.expect(False, f"{f['path']}: unknown expectation {f['expect']!r}")
+
+
+def same_grades(cached, alone, check):
+    """Every submission graded alone is graded in the cached batch exactly
+    as alone."""
+    for name, other in sorted(alone.items()):
+        doc = cached.get(name)
+        if doc is None or other is None:
+            check.expect(False, f"{name}: missing results in one of the two batches")
+            continue
+        check.expect((doc["score"], doc["extra_data"]["status"])
+                     == (other["score"], other["extra_data"]["status"]),
+                     f"{name}: {doc['score']:g} ({doc['extra_data']['status']}) in the batch, "
+                     f"{other['score']:g} ({other['extra_data']['status']}) alone")
+        alone_points = {t["name"]: t["score"] for t in other["tests"]}
+        for test in doc["tests"]:
+            check.expect(alone_points.get(test["name"]) == test["score"],
+                         f"{name}: {test['name']} earned {test['score']:g} in the batch, "
+                         f"{alone_points.get(test['name'])} alone")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--work", type=pathlib.Path, required=True,
+                    help="build folders for the grading builds (kept and reused)")
+    ap.add_argument("--cmake-arg", action="append", default=[], metavar="ARG",
+                    help="passed on to the grader (e.g. -DCMAKE_CUDA_ARCHITECTURES=90)")
+    ap.add_argument("--gpu", action="store_true", help="run the GPU checks too (needs a GPU)")
+    ap.add_argument("--grade-arg", action="append", default=[], metavar="ARG",
+                    help="passed on to ./workbook grade, e.g. --grade-arg=--jobs=2")
+    ap.add_argument("--only", help="grade only these forgeries (comma-separated file stems; "
+                                   "the pristine starter and solutions are always graded)")
+    ap.add_argument("--alone", help="grade only these submissions alone (comma-separated: "
+                                    "file stems, starter, solutions; default all): each costs "
+                                    "a whole uncached suite on a GPU")
+    ap.add_argument("--out", type=pathlib.Path,
+                    help="work in this folder (submissions and both batches' outputs) and keep "
+                         "it, instead of a temporary one; run again with the same --out to "
+                         "resume an interrupted run (the result cache is then kept too)")
+    ap.add_argument("--keep", type=pathlib.Path,
+                    help="copy both batches' outputs (gradebooks, results) into this folder")
+    args = ap.parse_args()
+    found = forgeries()
+    if args.only:
+        wanted = set(args.only.split(","))
+        unknown = wanted - {f["stem"] for f in found}
+        if unknown:
+            ap.error(f"no forgery called {', '.join(sorted(unknown))}")
+        found = [f for f in found if f["stem"] in wanted]
+    check = Checker()
+    resuming = args.out is not None and (args.out / "submissions").is_dir()
+    tmp = args.out or pathlib.Path(tempfile.mkdtemp(prefix="wb-forgeries-"))
+    try:
+        submissions = tmp / "submissions"
+        names = [submission_name(f) for f in found] + list(PRISTINE.values())
+        if not resuming:
+            make_class(submissions, found)
+            shutil.rmtree(args.work / "cache", ignore_errors=True)
+        cached_out, alone_out = tmp / "batch-with-cache", tmp / "each-alone"
+        status, _ = grade(submissions, cached_out, args, *args.grade_arg)
+        check.expect(status == 0, f"grading the batch exited {status}")
+        alone_names = names
+        if args.alone:
+            wanted = set(args.alone.split(","))
+            alone_names = [n for n in names if n.split("-", 1)[1] in wanted]
+            alone_submissions = tmp / "submissions-alone"
+            for name in alone_names:
+                if not (alone_submissions / name).exists():
+                    shutil.copytree(submissions / name, alone_submissions / name)
+            submissions = alone_submissions
+        status, _ = grade(submissions, alone_out, args, "--no-cache", *args.grade_arg)
+        check.expect(status == 0, f"grading alone exited {status}")
+        cached, alone = load(cached_out, names), load(alone_out, alone_names)
+        gpu_used = any(d and not d["extra_data"]["gpu_missing"] for d in cached.values())
+        for f in found:
+            judge(f, cached, gpu_used, check)
+        same_grades(cached, alone, check)
+        if args.keep:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            for out in (cached_out, alone_out):
+                if out.exists():
+                    shutil.copytree(out, args.keep / out.name, dirs_exist_ok=True)
+    finally:
+        if args.out is None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    if check.failures:
+        print(f"{len(check.failures)} check(s) failed")
+        return 1
+    print(f"forgeries: all checks passed ({len(found)} forgeries, "
+          f"{'with' if gpu_used else 'without'} the GPU checks)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,279 @@
+"""The grading build's pure parts: reading CTest's results (timeouts,
+crashes, skips), placeholders of tests that could not be listed, blaming
+link errors, compiler messages; stopping commands; and running the tests in
+two CTest runs, all of them or exactly a chosen few, on a small CTest
+project of fake tests (no build)."""
+import contextlib
+import pathlib
+import shutil
+import sys
+import tempfile
+import threading
+import time
+import unittest
+from unittest import mock
+
+from gradingtest import EXERCISES
+from grader import build as gb
+from grader import score as gs
+from wbcore.results import TestResult
+
+GPU = ("layout", "starter", "gpu")
+HOST = ("reduction", "starter", "host")
+CTEST_OUTPUT = """\
+1/4 Test #1: starter.layout.A/GpuLayout.One/square_setRowReadCol ....***Timeout 120.01 sec
+2/4 Test #2: starter.layout.A/GpuLayout.One/rect_setRowReadCol ***Exception: SegFault 0.1 sec
+3/4 Test #3: starter.reduction.HostEffectiveBandwidth.A ...................   Passed    0.01 sec
+"""
+
+
+class OutcomesTest(unittest.TestCase):
+    def test_outcomes_from_junit_and_ctest_output(self):
+        inventory = [("starter.layout.A/GpuLayout.One/square_setRowReadCol", GPU),
+                     ("starter.layout.A/GpuLayout.One/rect_setRowReadCol", GPU),
+                     ("starter.reduction.HostEffectiveBandwidth.A", HOST),
+                     ("starter.reduction.HostEffectiveBandwidth.B", HOST),
+                     ("starter.layout.profile.square_setRowReadCol",
+                      ("layout", "starter", "profile")),
+                     ("starter.layout.sanitize.square_setRowReadCol",
+                      ("layout", "starter", "sanitize"))]
+        junit = {r.name: r for r in [
+            TestResult(inventory[0][0], "failed", 120.0, "start\n"),
+            TestResult(inventory[1][0], "failed", 0.1, ""),
+            TestResult(inventory[2][0], "passed", 0.0, ""),
+            TestResult(inventory[3][0], "skipped", 0.0, "[ RUN      ] X\nfoo.cu:3: Skipped\n"
+                       "no CUDA device\n[  SKIPPED ] X"),
+            TestResult(inventory[4][0], "skipped", 0.0, "skipped: ncu may not read counters\n"),
+        ]}
+        outcomes = {o.name: o for o in gb.test_outcomes(inventory, junit, CTEST_OUTPUT,
+                                                        "no GPU here: none", False, 60)}
+        timeout = outcomes[inventory[0][0]]
+        self.assertEqual(timeout.result, gs.FAILED)
+        self.assertTrue(timeout.reason.startswith("timed out after 120 s"))
+        self.assertEqual(outcomes[inventory[1][0]].reason, "crashed (Exception: SegFault)")
+        self.assertEqual(outcomes[inventory[2][0]].result, gs.PASSED)
+        self.assertEqual((outcomes[inventory[3][0]].result, outcomes[inventory[3][0]].reason),
+                         (gs.NOT_RUN, "no CUDA device"))
+        self.assertEqual(outcomes[inventory[4][0]].reason, "ncu may not read counters")
+        left_out = outcomes[inventory[5][0]]
+        self.assertEqual((left_out.result, left_out.reason), (gs.NOT_RUN, "no GPU here: none"))
+
+    def test_a_test_missing_from_the_run_fails(self):
+        # The list of tests comes from builds without student code; a test
+        # that the run did not report (its process hid it) fails.
+        outcomes = gb.test_outcomes([("starter.layout.X", GPU),
+                                     ("starter.reduction.HostEffectiveBandwidth.A", HOST)],
+                                    {}, "", "", False, 600)
+        self.assertEqual([o.result for o in outcomes], [gs.FAILED, gs.FAILED])
+        self.assertIn("did not report a result", outcomes[0].reason)
+
+    def test_a_stopped_run_says_so(self):
+        outcomes = gb.test_outcomes([("starter.layout.X", GPU)], {}, "", "no GPU", True, 600)
+        self.assertEqual(outcomes[0].reason, "the test run was stopped after 600 s")
+
+    def test_placeholders_make_their_tests_unknown(self):
+        unavailable = gb.unavailable_tests([("starter.layout.NOT_BUILT", ("layout", "starter")),
+                                            ("starter.runner.LIST_FAILED", ())], EXERCISES)
+        self.assertIn(("layout", "gpu"), unavailable)
+        self.assertIn(("reduction", "sanitize"), unavailable)
+        self.assertNotIn(("reduction", "gpu"), unavailable)
+
+
+class BuildOutputTest(unittest.TestCase):
+    slot = gb.Slot("/w/slot-0")
+
+    def test_compiler_messages_drop_ninja_noise_and_show_student_paths(self):
+        output = ("[1/2] Building CUDA object CMakeFiles/x.dir/a.cu.o\n"
+                  "FAILED: CMakeFiles/wb_starter_layout_setRowReadCol.dir/x.cu.o\n"
+                  "/usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler -c a.cu\n"
+                  "/w/slot-0/submission/layout/setRowReadCol.cu(12): error: expected a \";\"\n"
+                  "1 error detected in the compilation\n"
+                  "ninja: build stopped: subcommand failed.\n")
+        self.assertEqual(gb.compiler_messages(output, self.slot),
+                         "starter/layout/setRowReadCol.cu(12): error: expected a \";\"\n"
+                         "1 error detected in the compilation")
+
+    def test_link_blame(self):
+        output = ("FAILED: tests/layout/wb_starter_layout_tests\n"
+                  ": && g++ CMakeFiles/wb_starter_layout_setRowReadColPad.dir/p.cu.o -o x\n"
+                  "/usr/bin/ld: CMakeFiles/wb_starter_layout_setRowReadCol.dir/a.cu.o: multiple "
+                  "definition of `helper()'\n")
+        messages = gb.compiler_messages(output, self.slot)
+        self.assertEqual([e.name for e in gb.named_exercises(messages, EXERCISES)],
+                         ["setRowReadCol"], "the command line names every object: not a culprit")
+        self.assertEqual(gb.failing_sections(output, EXERCISES), {"layout"})
+        self.assertEqual(gb.failing_sections("FAILED: modules/starter/reduction/reduceSmem.fatbin\n",
+                                             EXERCISES), {"reduction"})
+        self.assertEqual(gb.failing_sections("FAILED: tests/runner/wb_run\n", EXERCISES), set(),
+                         "the runner holds no exercise code")
+        undefined = "undefined reference to `wb::reduction::reduceSmem(int const*, int*)'"
+        self.assertEqual([e.name for e in gb.named_exercises(undefined, EXERCISES)], ["reduceSmem"])
+
+
+class CommandsTest(unittest.TestCase):
+    def test_timeout_stops_the_command(self):
+        started = time.monotonic()
+        result = gb.Commands().run([sys.executable, "-c", "import time; time.sleep(30)"], 1,
+                                   cwd=pathlib.Path.cwd())
+        self.assertTrue(result.timed_out)
+        self.assertFalse(result.ok)
+        self.assertLess(time.monotonic() - started, 20)
+
+    def test_stop_all_interrupts_running_commands(self):
+        commands = gb.Commands()
+        threading.Timer(0.5, commands.stop_all).start()
+        with self.assertRaises(gb.Interrupted):
+            commands.run([sys.executable, "-c", "import time; time.sleep(30)"], 60,
+                         cwd=pathlib.Path.cwd())
+        with self.assertRaises(gb.Interrupted):
+            commands.run([sys.executable, "-c", "pass"], 60, cwd=pathlib.Path.cwd())
+
+
+# A CTest project of fake tests, in CTest's order: some that are not the
+# starter's come first, so a number in the whole list differs from one
+# among the starter tests. Each test appends its name to a log.
+FAKE_TESTS = [
+    ("workbook.starter_is_unsolved", "meta"),
+    ("model.layout.HostBankModel.A", "host;layout"),
+    ("starter.layout.PerfLayout.SquareRowRowBeatsColCol", "layout;starter;perf"),
+    ("starter.layout.Layout/GpuLayout.SingleBlock/square_setRowReadCol", "layout;starter;gpu"),
+    ("starter.layout.Layout/GpuLayout.SingleBlock/rect_setRowReadCol", "layout;starter;gpu"),
+    ("starter.reduction.HostEffectiveBandwidth.OneGigabyteInOneSecond", "reduction;starter;host"),
+    ("starter.reduction.HostEffectiveBandwidth.TimeIsInMilliseconds", "reduction;starter;host"),
+    ("starter.layout.profile.square_setRowReadCol", "layout;starter;profile"),
+    ("starter.layout.sanitize.square_setRowReadCol", "layout;starter;sanitize"),
+    ("starter.reduction.sanitize.reduceSmem", "reduction;starter;sanitize"),
+]
+STARTER = [name for name, labels in FAKE_TESTS if "starter" in labels.split(";")]
+TIMED = [name for name, labels in FAKE_TESTS if {"perf", "profile"} & set(labels.split(";"))]
+HOST = [name for name, labels in FAKE_TESTS if labels == "reduction;starter;host"]
+# Each fake test logs its name and, as tests/checks/gtest_verdict.py does, leaves a
+# record in $WB_TEST_RECORDS when the grader gives one.
+LOGGER = ("import json, os, sys; open(sys.argv[1], 'a').write(sys.argv[2] + '\\n'); "
+          "d = os.environ.get('WB_TEST_RECORDS'); "
+          "d and open(os.path.join(d, sys.argv[2] + '.json'), 'w').write("
+          "json.dumps({'test': sys.argv[2], 'verdict': 'passed', 'modules': ['layout/x']}))")
+
+
+class RecordingLock:
+    """A GPU lock that notes which tests had run whenever it is taken or
+    released."""
+
+    def __init__(self, log):
+        self.log = log
+        self.seen = []
+
+    def _ran(self):
+        return sorted(self.log.read_text().split()) if self.log.exists() else []
+
+    @contextlib.contextmanager
+    def _hold(self, how):
+        self.seen.append((how, self._ran()))
+        yield
+        self.seen.append(("released", self._ran()))
+
+    def shared(self):
+        return self._hold("shared")
+
+    def exclusive(self):
+        return self._hold("exclusive")
+
+
+@unittest.skipUnless(shutil.which("ctest"), "needs ctest")
+class RunTestsTest(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.slot = gb.Slot(pathlib.Path(self._tmp.name) / "slot-0")
+        self.slot.build.mkdir(parents=True)
+        self.log = self.slot.root / "ran.txt"
+        lines = []
+        for name, labels in FAKE_TESTS:
+            lines.append(f"add_test([==[{name}]==] [==[{sys.executable}]==] -c [==[{LOGGER}]==] "
+                         f"[==[{self.log}]==] [==[{name}]==])")
+            lines.append(f"set_tests_properties([==[{name}]==] PROPERTIES LABELS "
+                         f"[==[{labels}]==])")
+        (self.slot.build / "CTestTestfile.cmake").write_text("\n".join(lines) + "\n")
+        self.lock = RecordingLock(self.log)
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def ran(self):
+        return sorted(self.log.read_text().split()) if self.log.exists() else []
+
+    def run_tests(self, gpu_present=True, only=None, timeout=120):
+        return gb.run_tests(self.slot, gb.Commands(), gpu_present, 2, timeout, only=only,
+                            gpu_lock=self.lock)
+
+    def test_the_listing_is_ctests_order_and_keeps_only_the_starter_tests(self):
+        self.assertEqual([name for name, _ in gb.list_tests(self.slot, gb.Commands())], STARTER)
+
+    def test_all_tests_the_timed_ones_last_under_the_lock(self):
+        run = self.run_tests()
+        self.assertFalse(run.timed_out)
+        self.assertEqual(sorted(run.results), sorted(STARTER))
+        self.assertEqual(self.ran(), sorted(STARTER))
+        untimed = sorted(set(STARTER) - set(TIMED))
+        self.assertEqual(self.lock.seen, [("shared", []), ("released", untimed),
+                                          ("exclusive", untimed), ("released", sorted(STARTER))],
+                         "the perf and profile tests last, holding the lock alone")
+
+    def test_the_records_of_the_run_are_read(self):
+        run = self.run_tests(gpu_present=False)
+        self.assertEqual(sorted(run.records), sorted(HOST))
+        self.assertEqual(run.records[HOST[0]]["modules"], ["layout/x"])
+        again = self.run_tests(gpu_present=False, only=[HOST[1]])
+        self.assertEqual(sorted(again.records), [HOST[1]], "a fresh folder for every run")
+
+    def test_only_the_tests_asked_for_run(self):
+        only = [STARTER[0], STARTER[3], STARTER[6], STARTER[7]]   # perf, host, sanitize x2
+        run = self.run_tests(only=only)
+        self.assertEqual(self.ran(), sorted(only))
+        self.assertEqual(sorted(run.results), sorted(only))
+        self.assertEqual(run.warnings, [])
+        self.assertEqual(self.lock.seen[2], ("exclusive", sorted(only[1:])),
+                         "the perf test ran last")
+
+    def test_the_numbers_count_among_the_filtered_tests(self):
+        listed = gb._ctest_listing(self.slot, gb.Commands(), gb.test_phases(True)[0][0])
+        wanted = [STARTER[2], STARTER[4]]   # gpu rect, host B
+        spec = gb.selection_spec(listed, wanted)
+        self.assertEqual(spec, "0,0,0,2,4", "positions among the tests the labels let through")
+        self.assertEqual(gb.select_tests(self.slot, gb.Commands(), gb.test_phases(True)[0][0],
+                                         wanted), spec)
+
+    def test_without_a_gpu_only_host_tests_and_no_lock(self):
+        run = self.run_tests(gpu_present=False, only=[STARTER[1], HOST[1], STARTER[7]])
+        self.assertEqual(self.ran(), [HOST[1]])
+        self.assertEqual(sorted(run.results), [HOST[1]])
+        self.assertEqual(self.lock.seen, [])
+        self.run_tests(gpu_present=False)
+        self.assertEqual(self.ran(), sorted([HOST[1]] + HOST))
+
+    def test_nothing_to_run_starts_no_test(self):
+        run = self.run_tests(gpu_present=False, only=[STARTER[1], STARTER[6]])
+        self.assertEqual((self.ran(), run.results, run.timed_out), ([], {}, False))
+        self.assertFalse(list(self.slot.root.glob("ctest-junit-*.xml")))
+
+    def test_a_selection_ctest_would_not_honour_runs_the_whole_phase(self):
+        with mock.patch.object(gb, "selection_spec", return_value="0,0,0,1"):
+            run = self.run_tests(gpu_present=False, only=[HOST[1]])
+        self.assertEqual(self.ran(), sorted(HOST))
+        self.assertIn("ctest -I did not select exactly the tests asked for", run.warnings[0])
+
+    def test_the_suite_timeout_bounds_both_runs(self):
+        lines = (self.slot.build / "CTestTestfile.cmake").read_text()
+        (self.slot.build / "CTestTestfile.cmake").write_text(lines + (
+            f"add_test(starter.layout.Slow [==[{sys.executable}]==] -c "
+            "[==[import time; time.sleep(30)]==])\n"
+            "set_tests_properties(starter.layout.Slow PROPERTIES LABELS [==[starter;gpu]==])\n"))
+        started = time.monotonic()
+        run = self.run_tests(timeout=3)
+        self.assertTrue(run.timed_out)
+        self.assertLess(time.monotonic() - started, 25)
+        self.assertEqual([how for how, _ in self.lock.seen], ["shared", "released"],
+                         "the timed tests never started")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,281 @@
+"""The result cache: what a test's key depends on, what is never cached,
+damaged entries, the record of what a test ran (so one submission never
+changes another's grade), and a grader that runs only the tests the cache
+misses (CTest and the verdict wrapper's records stood in for by made-up
+results)."""
+import json
+import pathlib
+import tempfile
+import unittest
+from unittest import mock
+
+from gradingtest import EXERCISES, outcome, points
+from grader import build as gb
+from grader import cache as gc
+from grader import run as grun
+from grader import score as gs
+from grader import submission as gsub
+from wbcore.results import TestResult
+
+GPU = ("layout", "starter", "gpu")
+GPU_ROW = "starter.layout.Layout/GpuLayout.SingleBlock/square_setRowReadCol"
+GPU_PAD = "starter.layout.Layout/GpuLayout.SingleBlock/square_setRowReadColPad"
+PERF = "starter.layout.PerfLayout.SquarePaddingSpeedsUpColumnRead"
+HOST = "starter.reduction.HostEffectiveBandwidth.TimeIsInMilliseconds"
+HUNG = "starter.reduction.Reduction/GpuReduction.RandomSizeSweep/reduceSmem"
+SANITIZE = "starter.layout.sanitize.square_setRowReadCol"
+INVENTORY = [(GPU_ROW, GPU), (GPU_PAD, GPU), (PERF, ("layout", "starter", "perf")),
+             (HOST, ("reduction", "starter", "host")), (HUNG, ("reduction", "starter", "gpu")),
+             (SANITIZE, ("layout", "starter", "sanitize"))]
+# What CTest reports for each test: pass, a plain failure, a pass, a pass,
+# a timeout, a skip (the sanitizer cannot run here).
+JUNIT = {GPU_ROW: TestResult(GPU_ROW, "passed", 0.2, "[ OK ]"),
+         GPU_PAD: TestResult(GPU_PAD, "failed", 0.3, "layout_test.cu:20: Failure\nwrong"),
+         PERF: TestResult(PERF, "passed", 4.0, "ratio 1.4"),
+         HOST: TestResult(HOST, "passed", 0.01, ""),
+         HUNG: TestResult(HUNG, "failed", 60.0, "start"),
+         SANITIZE: TestResult(SANITIZE, "skipped", 0.1, "skipped: no compute-sanitizer\n")}
+CTEST_OUTPUT = f"5/6 Test #5: {HUNG} ...***Timeout  60.01 sec\n"
+# What tests/checks/gtest_verdict.py records of each GoogleTest test it ran: the
+# modules the test loaded, the objects its executable links.
+RECORDS = {GPU_ROW: {"test": GPU_ROW, "modules": ["layout/setRowReadCol"]},
+           GPU_PAD: {"test": GPU_PAD, "modules": ["layout/setRowReadColPad"]},
+           PERF: {"test": PERF, "modules": ["layout/setRowReadCol", "layout/setRowReadColPad"]},
+           HOST: {"test": HOST, "modules": ["reduction/effectiveBandwidth"]},
+           HUNG: {"test": HUNG, "modules": ["reduction/reduceSmem"]}}
+RAN = {"layout/setRowReadColPad": "pristine"}
+
+
+def digests(**changed):
+    found = {e.key: "pristine" for e in EXERCISES}
+    found.update({k.replace("__", "/"): v for k, v in changed.items()})
+    return found
+
+
+def key(name, labels=GPU, context="ctx", files=None):
+    return gc.test_key(name, labels, context, files or digests(), EXERCISES)
+
+
+class KeyTest(unittest.TestCase):
+    def test_a_test_of_an_exercise_depends_on_that_exercise_only(self):
+        self.assertNotEqual(key(GPU_ROW), key(GPU_ROW, files=digests(layout__setRowReadCol="x")))
+        self.assertEqual(key(GPU_ROW), key(GPU_ROW, files=digests(layout__setRowReadColPad="x")),
+                         "another exercise of the section")
+        self.assertEqual(key(GPU_ROW), key(GPU_ROW, files=digests(reduction__reduceSmem="x")),
+                         "an exercise of another section")
+        self.assertEqual([e.key for e in gc.dependencies(SANITIZE, EXERCISES)],
+                         ["layout/setRowReadCol"])
+        self.assertEqual([e.key for e in gc.dependencies(HOST, EXERCISES)],
+                         ["reduction/effectiveBandwidth"])
+
+    def test_a_section_wide_test_depends_on_its_section(self):
+        wide = "starter.layout.HostLayoutSummary.A"
+        self.assertNotEqual(key(wide), key(wide, files=digests(layout__setRowReadColPad="x")))
+        self.assertEqual(key(wide), key(wide, files=digests(reduction__reduceSmem="x")))
+        self.assertEqual(gc.dependencies("starter.Unsectioned", EXERCISES), EXERCISES)
+
+    def test_name_labels_and_context_are_in_the_key(self):
+        self.assertNotEqual(key(GPU_ROW), key(GPU_ROW.replace("square", "rect")))
+        self.assertNotEqual(key(GPU_ROW), key(GPU_ROW, labels=GPU + ("extra",)))
+        self.assertNotEqual(key(GPU_ROW), key(GPU_ROW, context="another GPU"))
+
+    def test_the_context_covers_the_machine_and_the_build(self):
+        def context(**kwargs):
+            arguments = dict(gpu_present=True, gpu_note="NVIDIA H100, 9.0", cmake_args=(),
+                             versions={"nvcc": "13.0"}, environ={"HOME": "/root"})
+            arguments.update(kwargs)
+            return gc.context(**arguments)
+        base = context()
+        self.assertEqual(base, context(environ={"HOME": "/elsewhere"}))
+        for changed in (dict(gpu_present=False), dict(gpu_note="NVIDIA H200, 9.0"),
+                        dict(cmake_args=("-DWB_TIMEOUT_gpu=30",)), dict(versions={"nvcc": "13.1"}),
+                        dict(environ={"WB_SEED": "7"})):
+            self.assertNotEqual(base, context(**changed), changed)
+
+    def test_the_repository_fingerprint_follows_the_files(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = pathlib.Path(tmp)
+            (root / "tests" / "__pycache__").mkdir(parents=True)
+            (root / "tests" / "a_test.cu").write_text("one")
+            (root / "CMakeLists.txt").write_text("project(x)")
+            paths = ("CMakeLists.txt", "tests", "tests/runner")
+            first = gc.repository_fingerprint(root, paths)
+            (root / "tests" / "__pycache__" / "x.pyc").write_bytes(b"\0")
+            self.assertEqual(gc.repository_fingerprint(root, paths), first)
+            (root / "tests" / "a_test.cu").write_text("two")
+            self.assertNotEqual(gc.repository_fingerprint(root, paths), first)
+
+    def test_digests_of_the_staged_files(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            gsub.stage({"layout/setRowReadCol": b"mine"}, tmp, EXERCISES)
+            found = gc.exercise_digests(tmp, EXERCISES)
+            again = gc.exercise_digests(tmp, EXERCISES)
+            self.assertEqual(found, again)
+            gsub.stage({}, tmp, EXERCISES)
+            pristine = gc.exercise_digests(tmp, EXERCISES)
+            self.assertNotEqual(found["layout/setRowReadCol"], pristine["layout/setRowReadCol"])
+            self.assertEqual(found["reduction/reduceSmem"], pristine["reduction/reduceSmem"])
+
+
+class CacheTest(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.cache = gc.OutcomeCache(pathlib.Path(self._tmp.name) / "cache")
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def test_a_stored_outcome_comes_back_marked_reused(self):
+        stored = outcome(GPU_PAD, GPU, gs.FAILED, output="wrong\nvalues", seconds=0.25)
+        self.assertTrue(self.cache.put("ab12", stored, RAN))
+        back = self.cache.get("ab12", GPU_PAD, GPU, digests())
+        self.assertEqual((back.result, back.seconds, back.output, back.reason, back.labels),
+                         (gs.FAILED, 0.25, "wrong\nvalues", "", GPU))
+        self.assertTrue(back.reused)
+        self.assertFalse(stored.reused)
+        self.assertEqual(list(self.cache.folder.rglob("*.tmp")), [], "no temporary file left")
+
+    def test_perf_not_run_timeouts_and_crashes_are_never_stored(self):
+        never = [outcome(PERF, ("layout", "starter", "perf"), gs.PASSED),
+                 outcome(SANITIZE, ("layout", "starter", "sanitize"), gs.NOT_RUN,
+                         reason="no GPU here"),
+                 outcome(HUNG, GPU, gs.FAILED, reason="timed out after 60 s"),
+                 outcome(GPU_ROW, GPU, gs.FAILED, reason="crashed (Exception: SegFault)"),
+                 outcome("starter.layout.NOT_BUILT", ("layout", "starter"), gs.FAILED)]
+        for i, t in enumerate(never):
+            self.assertFalse(self.cache.put(f"k{i}", t, RAN), t.name)
+        self.assertFalse(self.cache.folder.exists() and any(self.cache.folder.rglob("*.json")))
+        self.assertFalse(gc.readable(PERF, ("layout", "starter", "perf")))
+
+    def test_a_damaged_or_foreign_entry_is_a_miss(self):
+        self.assertIsNone(self.cache.get("cd34", GPU_ROW, GPU, digests()), "no entry")
+        self.cache.put("cd34", outcome(GPU_ROW, GPU, gs.PASSED), RAN)
+        path = next(self.cache.folder.rglob("cd34.json"))
+        good = json.loads(path.read_text())
+        self.assertIsNotNone(self.cache.get("cd34", GPU_ROW, GPU, digests()))
+        self.assertIsNone(self.cache.get("cd34", GPU_PAD, GPU, digests()), "another test's entry")
+        for damage in (b"{\"result\": \"pass", b"\xff\xfe\x00", b"[]", b"null",
+                       json.dumps(dict(good, result="not run")).encode(),
+                       json.dumps(dict(good, reason="timed out")).encode(),
+                       json.dumps(dict(good, seconds="fast")).encode(),
+                       json.dumps(dict(good, output=None)).encode(),
+                       json.dumps(dict(good, format=gc.FORMAT + 1)).encode(),
+                       json.dumps({k: v for k, v in good.items() if k != "labels"}).encode(),
+                       json.dumps({k: v for k, v in good.items() if k != "ran"}).encode(),
+                       json.dumps(dict(good, ran=["layout/setRowReadColPad"])).encode()):
+            path.write_bytes(damage)
+            self.assertIsNone(self.cache.get("cd34", GPU_ROW, GPU, digests()), damage)
+
+    def test_an_outcome_is_reused_only_where_every_file_it_ran_is_the_same(self):
+        # A test that ran two exercises' code (whatever its name says) is
+        # reused only where both files are the submission's.
+        ran = {"layout/setRowReadCol": "pristine", "reduction/reduceSmem": "forged"}
+        self.assertTrue(self.cache.put("ef56", outcome(GPU_ROW, GPU, gs.PASSED), ran))
+        self.assertIsNone(self.cache.get("ef56", GPU_ROW, GPU, digests()))
+        self.assertIsNotNone(self.cache.get("ef56", GPU_ROW, GPU,
+                                            digests(reduction__reduceSmem="forged")))
+
+    def test_what_a_test_ran_comes_from_its_record_or_the_runner(self):
+        files = digests(layout__setRowReadCol="mine")
+        self.assertEqual(gc.ran_files(GPU_ROW, GPU, RECORDS[GPU_ROW], files, EXERCISES),
+                         {"layout/setRowReadCol": "mine"})
+        self.assertIsNone(gc.ran_files(GPU_ROW, GPU, None, files, EXERCISES),
+                          "a GoogleTest test without a record is not stored")
+        self.assertIsNone(gc.ran_files(GPU_ROW, GPU, {"modules": ["layout/unknown"]}, files,
+                                       EXERCISES))
+        self.assertEqual(gc.ran_files(SANITIZE, ("layout", "starter", "sanitize"), None, files,
+                                      EXERCISES), {"layout/setRowReadCol": "mine"},
+                         "the runner loads the module of its kernel's exercise alone")
+
+    def test_merge_keeps_the_listed_order(self):
+        cached = {GPU_PAD: outcome(GPU_PAD, GPU, gs.PASSED)}
+        fresh = [outcome(name, labels, gs.FAILED) for name, labels in INVENTORY
+                 if name != GPU_PAD]
+        merged = gc.merge(INVENTORY, cached, fresh)
+        self.assertEqual([t.name for t in merged], [name for name, _ in INVENTORY])
+        self.assertIs(merged[1], cached[GPU_PAD])
+
+
+class GraderCacheTest(unittest.TestCase):
+    """Grader._outcomes with gb.run_tests replaced by JUNIT's results."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.tmp = pathlib.Path(self._tmp.name)
+        self.slot = gb.Slot(self.tmp / "work" / "slot-0")
+        gsub.stage({}, self.slot.staged, EXERCISES)
+        self.calls = []
+        self.timed_out = False
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def grader(self, cache=True):
+        options = grun.Options(points=points(), work_dir=self.tmp / "work", gpu_present=True,
+                               gpu_note="NVIDIA H100, 9.0", cache=cache)
+        grader = grun.Grader(options)
+        grader.all_exercises = EXERCISES
+        return grader
+
+    def fake_run_tests(self, slot, commands, gpu_present, jobs, timeout, only=None,
+                       gpu_lock=None):
+        self.calls.append(only)
+        names = [n for n, _ in INVENTORY] if only is None else only
+        return gb.TestRun({n: JUNIT[n] for n in names}, CTEST_OUTPUT, self.timed_out,
+                          records={n: RECORDS[n] for n in names if n in RECORDS})
+
+    def outcomes(self, grader, inventory=INVENTORY):
+        with mock.patch.object(gb, "run_tests", self.fake_run_tests), \
+                mock.patch.object(gc, "context", return_value="ctx"):
+            found, _ = grader._outcomes(inventory, self.slot)
+        return {t.name: t for t in found}
+
+    def stored(self):
+        return sorted(p.stem for p in (self.tmp / "work" / "cache").rglob("*.json"))
+
+    def test_the_second_submission_runs_only_what_the_cache_misses(self):
+        first = self.outcomes(self.grader())
+        self.assertEqual(self.calls, [None], "nothing cached: every test runs")
+        self.assertEqual(first[HUNG].reason[:9], "timed out")
+        self.assertEqual(first[SANITIZE].result, gs.NOT_RUN)
+        self.assertEqual(len(self.stored()), 3, "the passes and the plain failure only")
+
+        second = self.outcomes(self.grader())
+        self.assertEqual(self.calls[1], [PERF, HUNG, SANITIZE])
+        self.assertEqual([n for n, t in second.items() if t.reused], [GPU_ROW, GPU_PAD, HOST])
+        self.assertEqual(list(second), [n for n, _ in INVENTORY])
+        for name in (GPU_ROW, GPU_PAD, HOST):
+            self.assertEqual((second[name].result, second[name].output, second[name].seconds),
+                             (first[name].result, first[name].output, first[name].seconds))
+
+    def test_a_changed_file_misses_only_its_exercises_tests(self):
+        grader = self.grader()
+        self.outcomes(grader)
+        gsub.write_if_changed(self.slot.staged / "layout" / "setRowReadColPad.cu", b"// mine\n")
+        self.outcomes(grader)
+        self.assertEqual(self.calls[1], [GPU_PAD, PERF, HUNG, SANITIZE])
+
+    def test_nothing_missed_runs_no_ctest(self):
+        grader = self.grader()
+        self.outcomes(grader)
+        cacheable = [t for t in INVENTORY if t[0] in (GPU_ROW, GPU_PAD, HOST)]
+        again = self.outcomes(grader, cacheable)
+        self.assertEqual(self.calls, [None])
+        self.assertTrue(all(t.reused for t in again.values()))
+
+    def test_a_run_stopped_at_the_suite_timeout_stores_nothing(self):
+        self.timed_out = True
+        self.outcomes(self.grader())
+        self.assertEqual(self.stored(), [])
+
+    def test_no_cache_runs_everything_and_stores_nothing(self):
+        grader = self.grader(cache=False)
+        self.outcomes(grader)
+        again = self.outcomes(grader)
+        self.assertEqual(self.calls, [None, None])
+        self.assertEqual(self.stored(), [])
+        self.assertFalse(any(t.reused for t in again.values()))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,210 @@
+"""Where a student stands: per section, which exercises pass, which one is
+next (file and line of its TODO), and a hint for it."""
+import collections
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+from wbcore import build as wbbuild
+from wbcore import course as wbex
+from wbcore import results as wbres
+
+BUILD = wbex.ROOT / "build"
+
+
+def ordered_exercises():
+    """Exercises in teaching order, as workbook.toml lists them."""
+    return wbex.exercises()
+
+
+def run_starter_tests(label_regex, include_perf, junit):
+    cmd = ["ctest", "--test-dir", str(BUILD), "-j", "4", "-L", "starter",
+           "--output-junit", str(junit)]
+    if label_regex:
+        cmd += ["-L", label_regex]
+    if not include_perf:
+        cmd += ["-LE", "perf"]
+    print("running your starter's tests ...", flush=True)
+    subprocess.run(cmd, cwd=wbex.ROOT, env=wbbuild.env_with_cuda(),
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        return wbres.load_junit(junit)
+    except (OSError, ET.ParseError):
+        return []
+
+
+def summarize(results):
+    """{exercise key: Counter of results} and the first failure per key."""
+    all_ex = wbex.exercises()
+    per = collections.defaultdict(collections.Counter)
+    first_failure = {}
+    for r in results:
+        e = wbex.exercise_of_test(r.name, all_ex)
+        key = e.key if e else None
+        per[key][r.result] += 1
+        if r.result == "failed" and key not in first_failure:
+            first_failure[key] = r
+    return per, first_failure
+
+
+def state_of(counter):
+    if counter["failed"]:
+        return "todo"
+    if counter["passed"] and not counter["skipped"]:
+        return "done"
+    if counter["passed"] or counter["skipped"]:
+        return "not run"
+    return "no tests"
+
+
+MARK = {"done": "[x]", "todo": "[ ]", "not run": "[?]", "no tests": "[ ]"}
+
+
+def failure_excerpt(result, lines=6):
+    text = [l for l in result.output.splitlines() if l.strip()]
+    # GoogleTest failure lines carry the message; keep the first few.
+    keep = [l for l in text if "Failure" in l or "expected" in l or "differ" in l
+            or "left" in l or "wrote" in l or "Expected" in l or "failed" in l][:lines]
+    return "\n".join("      " + l.strip()[:160] for l in (keep or text[:lines]))
+
+
+def print_progress(results, gpu_ok, gpu_note):
+    per, first_failure = summarize(results)
+    # Next, in teaching order: the first exercise with a failing test or, where
+    # its tests could not run (no GPU), with a TODO left in its file.
+    nxt = None
+    books = {s.name: s.book for s in wbex.sections()}
+    for section in wbex.section_names():
+        exs = [e for e in ordered_exercises() if e.section == section]
+        if not exs:
+            continue
+        done = sum(1 for e in exs if state_of(per[e.key]) == "done")
+        print(f"\n{section} (book {books[section]}): {done} of {len(exs)} pass")
+        for e in exs:
+            st = state_of(per[e.key])
+            todo = wbex.first_todo(e.starter_file())
+            note = ""
+            if st == "not run":
+                note = " (GPU tests not run)"
+            elif todo:
+                note = " (TODO left)"
+            print(f"  {MARK[st]} {e.name}{note}")
+            if nxt is None and (st == "todo" or (st == "not run" and todo)):
+                nxt = e
+    if not gpu_ok:
+        print(f"\nNo GPU here: {gpu_note}.\nEverything compiled and the host tests ran; the "
+              "GPU tests were reported as skipped. Run ./workbook on a machine with an NVIDIA "
+              "GPU (compute capability 7.5 or newer) to check your kernels.")
+    if nxt is None:
+        print("\nEvery exercise passes. Try ./workbook check <section> --perf for the "
+              "performance tests, and ./workbook bench.")
+        return
+    todo = wbex.first_todo(nxt.starter_file())
+    where = f"{nxt.starter_file().relative_to(wbex.ROOT)}"
+    if todo:
+        where += f":{todo[0]}"
+    print(f"\nNext: {nxt.key}  ->  {where}")
+    if nxt.key in first_failure:
+        r = first_failure[nxt.key]
+        print(f"  first failing test: {r.name}\n{failure_excerpt(r)}")
+    h = nxt.hints[0] if nxt.hints else None
+    if h:
+        print("  hint: " + h.replace("\n", "\n        "))
+    print(f"  test it alone: ./workbook check {nxt.name}")
+
+
+def status(include_perf=False):
+    if not wbbuild.configure_and_build(quiet=True):
+        return 1
+    gpu_ok, gpu_note = wbbuild.gpu_present()
+    results = run_starter_tests(None, include_perf, BUILD / "progress.xml")
+    print_progress(results, gpu_ok, gpu_note)
+    return 0
+
+
+def check(name, include_perf=False):
+    if not wbbuild.configure_and_build(quiet=True):
+        return 1
+    if name in wbex.section_names():
+        selector = ["-L", f"^{name}$"]
+    else:
+        try:
+            e = wbex.find_exercise(name)
+        except LookupError as err:
+            print(f"workbook: {err}", file=sys.stderr)
+            return 2
+        # Whole-token match, as exercise_of_test does.
+        first = f"[{e.name[0].lower()}{e.name[0].upper()}]"
+        selector = ["-L", f"^{e.section}$", "-R",
+                    rf"(^|[/_.])(Host|Gpu|Perf)?{first}{e.name[1:]}($|[/_.])"]
+    cmd = ["ctest", "--test-dir", str(BUILD), "-L", "starter", "--output-on-failure"] + selector
+    if not include_perf:
+        cmd += ["-LE", "perf"]
+    return wbbuild.run(cmd)
+
+
+def show_hint(name):
+    if name:
+        try:
+            e = wbex.find_exercise(name)
+        except LookupError as err:
+            print(f"workbook: {err}", file=sys.stderr)
+            return 2
+    else:
+        pending = [e for e in ordered_exercises() if wbex.first_todo(e.starter_file())]
+        if not pending:
+            print("No TODO is left in starter/. Run ./workbook to see which tests still fail.")
+            return 0
+        e = pending[0]
+    h = e.hints[0] if e.hints else None
+    todo = wbex.first_todo(e.starter_file())
+    print(f"{e.key} ({e.starter_file().relative_to(wbex.ROOT)}"
+          f"{':' + str(todo[0]) if todo else ''})")
+    print(h if h else "No hint is written for this exercise; read its TODO and the contract "
+          f"in chapters/{e.section}/.")
+    return 0
+
+
+def pristine_ref():
+    """The git revision holding the pristine starter: the upstream branch when
+    there is one, else the commit recorded when the checkout was first used."""
+    for ref in ("origin/HEAD", "origin/main", "upstream/main"):
+        if subprocess.run(["git", "rev-parse", "--verify", "--quiet", ref], cwd=wbex.ROOT,
+                          capture_output=True).returncode == 0:
+            return ref
+    marker = wbex.ROOT / ".workbook-pristine"
+    if marker.exists():
+        return marker.read_text().strip()
+    return "HEAD"
+
+
+def reset(name, assume_yes=False):
+    try:
+        e = wbex.find_exercise(name)
+    except LookupError as err:
+        print(f"workbook: {err}", file=sys.stderr)
+        return 2
+    rel = e.starter_file().relative_to(wbex.ROOT).as_posix()
+    ref = pristine_ref()
+    shown = subprocess.run(["git", "show", f"{ref}:{rel}"], cwd=wbex.ROOT, capture_output=True)
+    if shown.returncode != 0:
+        print(f"workbook: cannot read the pristine {rel} from git ({ref}): "
+              f"{shown.stderr.decode().strip()}", file=sys.stderr)
+        return 1
+    target = e.starter_file()
+    if target.exists() and target.read_bytes() == shown.stdout:
+        print(f"{rel} is already pristine.")
+        return 0
+    if not assume_yes:
+        answer = input(f"Overwrite {rel} with the pristine starter from {ref}? "
+                       "Your version is saved beside it as .bak. [y/N] ")
+        if answer.strip().lower() not in ("y", "yes"):
+            print("left unchanged")
+            return 1
+    if target.exists():
+        shutil.copyfile(target, target.with_suffix(".cu.bak"))
+    target.write_bytes(shown.stdout)
+    print(f"restored {rel} from {ref}" + (" (your version: " + target.name + ".bak)"
+                                           if target.with_suffix(".cu.bak").exists() else ""))
+    return 0

@@ -1,0 +1,629 @@
+#!/usr/bin/env python3
+"""Runs one GoogleTest test for CTest and passes it only when GoogleTest's own
+report says it passed.
+
+    python3 tests/checks/gtest_verdict.py --test SUITE.NAME [--name CTEST_NAME]
+                                   [--links SECTION/EXERCISE ...] -- EXE [ARGS...]
+
+Why: CTest counts a test as passed when its process exits with status 0, and
+code linked into a test process can choose that status (end the process with
+0 before a failing assertion is reported). So the test executable runs as
+
+    EXE ARGS... --gtest_filter=SUITE.NAME --gtest_output=json:<tmp>/report.json
+
+with <tmp> a fresh private folder (mode 0700) chosen here, and the verdict
+comes from that report (GoogleTest writes it after the test ran):
+
+  PASSED  (exit 0)  the process exited with status 0 and the report holds
+                    exactly one entry for SUITE.NAME (the suite's "name",
+                    ".", the entry's "name"), with status RUN, result
+                    COMPLETED and no failures, and no failure anywhere else;
+  SKIPPED (exit 77) the same, but the entry's result is SKIPPED (GTEST_SKIP;
+                    CTest is told SKIP_RETURN_CODE 77);
+  FAILED  (exit 1)  anything else: killed by a signal, no report (the process
+                    ended early, whatever its status), an unreadable report, no
+                    entry or several, failures, a nonzero status.
+  exit 2            a usage error, or a test executable that does not exist
+                    or cannot be run.
+
+The last line printed is always one starting with "gtest_verdict:", after all
+of the child's output (started on a line of its own), saying the verdict and,
+for a failure, why. The child's stdout and stderr are relayed to this
+process's as they come; nothing the child prints is read for the verdict (a
+GPU kernel can printf any line, "[  PASSED  ]" included).
+
+--test must name exactly one test: no filter pattern characters (* ? : -).
+ARGS may not hold --gtest_filter, --gtest_output or --gtest_flagfile (a usage
+error); the GoogleTest variables that would choose other tests or another
+report (GTEST_FILTER, GTEST_OUTPUT, GTEST_FLAGFILE, sharding, ...) are removed
+from the child's environment, and so is WB_TEST_RECORDS.
+
+The child's environment gains WB_MODULES_LOG=<tmp>/modules.log: the test
+harness appends one line "section/exercise" per kernel module it loads (no
+file when it loads none). When WB_TEST_RECORDS names a folder and --name was
+given, this writes, atomically, <WB_TEST_RECORDS>/<CTEST_NAME, '/' as
+'%2F'>.json:
+
+    {"test": CTEST_NAME, "verdict": "passed" | "failed" | "skipped",
+     "reason": "...", "modules": [sorted unique modules-log lines + --links]}
+
+which the grader reads instead of anything the child printed. No record is
+written for exit 2, nor when the modules log is not a readable plain file
+(the test then fails): a test without a record is never cached.
+
+Processes: the child runs in its own process group with stdin from
+/dev/null. SIGTERM, SIGINT and SIGHUP sent to this wrapper are forwarded to
+that group; whatever is left of it 3 seconds later (at once on a second
+signal) is killed with SIGKILL, the test is reported FAILED, and the wrapper
+then ends by the same signal. When the child exits, whatever it left running
+in its group is killed too, so no orphan keeps the GPU busy. On a timeout
+CTest does not signal the wrapper politely: it stops it, kills its child
+processes (found by parent pid) and then kills it with SIGKILL, so the child
+dies with it there as well (only the wrapper's empty private folder is left
+behind in $TMPDIR). A process that both left the group and lost its
+parent (setsid + double fork) escapes all of this; only a cgroup would catch
+it.
+
+Known limit: the report is a file the test process can write. A process that
+can run arbitrary host code can find its path (it is on its command line)
+and forge a passing report, then end with status 0; this wrapper cannot tell
+(grader/tests/test_gtest_verdict.py shows it). What makes the verdict
+trustworthy is that the workbook never links student host code into a test
+process, except the host exercises, whose object is checked by
+wbcore/object_check.py (it refuses file I/O, process control and code
+that runs before main) and whose function is called in a forked child
+(wb::callIsolated, tests/harness/include/wb/isolated.h). Kernel exercises run
+on the GPU as loaded modules; device code cannot write files or end the host
+process with a chosen status.
+
+Python 3.8+, standard library only, and only modules that import fast: it
+runs once per test.
+"""
+import json
+import os
+import select
+import signal
+import stat
+import sys
+import time
+
+PROG = "gtest_verdict"
+EXIT_PASSED, EXIT_FAILED, EXIT_USAGE, EXIT_SKIPPED = 0, 1, 2, 77
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+GRACE_SECONDS = 3.0
+REPORT_LIMIT = 64 << 20      # bytes read of the report or the modules log
+# Flags that would choose other tests or another report (checked after the
+# leading "-", "--" or "/" and with "-" read as "_", as GoogleTest reads them).
+REFUSED_FLAGS = ("gtest_filter", "gtest_output", "gtest_flagfile")
+# Environment variables the child does not get.
+DROPPED_ENV = ("GTEST_FILTER", "GTEST_OUTPUT", "GTEST_FLAGFILE", "GTEST_TOTAL_SHARDS",
+               "GTEST_SHARD_INDEX", "GTEST_SHARD_STATUS_FILE", "GTEST_ALSO_RUN_DISABLED_TESTS",
+               "GTEST_LIST_TESTS", "WB_TEST_RECORDS")
+USAGE = ("usage: gtest_verdict.py --test SUITE.NAME [--name CTEST_NAME] "
+         "[--links SECTION/EXERCISE ...] -- EXE [EXE ARGS...]")
+
+
+class UsageError(Exception):
+    pass
+
+
+class Stopped(Exception):
+    """Raised by the signal handler while the child runs."""
+
+
+def emit(fd, data):
+    """Writes all of data to fd; False when fd is gone (closed pipe)."""
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[os.write(fd, view):]
+        except InterruptedError:
+            continue
+        except OSError:
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------
+# Command line
+
+
+def parse_args(argv):
+    test = name = None
+    links = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            command = argv[i + 1:]
+            break
+        if arg in ("-h", "--help"):
+            raise UsageError("")
+        key, has_value, value = arg.partition("=")
+        if key in ("--test", "--name"):
+            if not has_value:
+                i += 1
+                if i >= len(argv):
+                    raise UsageError(f"{key} needs a value")
+                value = argv[i]
+            if (test if key == "--test" else name) is not None:
+                raise UsageError(f"{key} given twice")
+            if key == "--test":
+                test = value
+            else:
+                name = value
+        elif key == "--links":
+            values = [value] if has_value else []
+            while not has_value and i + 1 < len(argv) and not argv[i + 1].startswith("-"):
+                i += 1
+                values.append(argv[i])
+            if not values:
+                raise UsageError("--links needs at least one SECTION/EXERCISE")
+            links.extend(values)
+        else:
+            raise UsageError(f"unknown argument {arg!r}")
+        i += 1
+    else:
+        raise UsageError("missing '-- EXE': the test executable comes after '--'")
+
+    if test is None:
+        raise UsageError("--test SUITE.NAME is required")
+    if "." not in test or test.startswith(".") or test.endswith(".") or \
+            any(c in test for c in "*?:-") or any(c.isspace() for c in test):
+        raise UsageError(f"--test {test!r} is not one GoogleTest test name SUITE.NAME "
+                         "(no pattern characters * ? : -)")
+    if name is not None and (not name or "\n" in name or "\0" in name):
+        raise UsageError("--name must be a non-empty single line")
+    for link in links:
+        section, slash, exercise = link.partition("/")
+        if not section or not slash or not exercise or "/" in exercise or \
+                any(c.isspace() for c in link):
+            raise UsageError(f"--links {link!r} is not SECTION/EXERCISE")
+    if not command or not command[0]:
+        raise UsageError("no test executable after '--'")
+    for arg in command[1:]:
+        flag = arg.lstrip("-/").replace("-", "_")
+        if arg[:1] in "-/" and flag.startswith(REFUSED_FLAGS):
+            raise UsageError(f"{arg!r}: the wrapper chooses the test and the report itself; "
+                             "do not pass --gtest_filter, --gtest_output or --gtest_flagfile")
+    return test, name, links, command
+
+
+# --------------------------------------------------------------------------
+# Files the child may have touched: read without following links or blocking
+# on a FIFO it left in their place.
+
+
+def read_plain(path):
+    """(bytes, None), (None, None) when there is no file, or (None, why)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None, None
+    except OSError as error:
+        return None, f"cannot open it ({error.strerror})"
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None, "it is not a plain file"
+        chunks, size = [], 0
+        while size <= REPORT_LIMIT:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return b"".join(chunks), None
+            chunks.append(chunk)
+            size += len(chunk)
+        return None, f"it is larger than {REPORT_LIMIT} bytes"
+    except OSError as error:
+        return None, f"cannot read it ({error.strerror})"
+    finally:
+        os.close(fd)
+
+
+def make_private_dir():
+    bases = [os.environ.get(v) for v in ("TMPDIR", "TEMP", "TMP")] + ["/tmp", "/var/tmp"]
+    last_error = None
+    for base in bases:
+        if not base:
+            continue
+        for _ in range(8):
+            path = os.path.join(os.path.abspath(base), "gtest_verdict-" + os.urandom(8).hex())
+            try:
+                os.mkdir(path, 0o700)
+            except FileExistsError:
+                continue
+            except OSError as error:
+                last_error = error
+                break
+            os.chmod(path, 0o700)   # whatever the umask
+            return path
+    raise OSError(f"no writable temporary folder ({last_error})")
+
+
+def remove_tree(path):
+    try:
+        entries = list(os.scandir(path))
+    except OSError:
+        entries = []
+    for entry in entries:
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                os.chmod(entry.path, 0o700)
+                remove_tree(entry.path)
+            else:
+                os.unlink(entry.path)
+        except OSError:
+            pass
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
+
+
+# --------------------------------------------------------------------------
+# The verdict
+
+
+def _signal_name(number):
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def describe_end(how, code):
+    if how == "signal":
+        return f"the process was killed by signal {code} ({_signal_name(code)})"
+    return f"the process exited with status {code}"
+
+
+def judge(test, how, code, report_bytes, report_problem):
+    """(verdict, reason) of a run: how is "exit" (code: exit status) or
+    "signal" (code: signal number); report_bytes is the report (None when
+    there is none), report_problem why it could not be read."""
+    if how == "signal":
+        return "failed", describe_end(how, code)
+    if report_problem:
+        return "failed", f"the GoogleTest report could not be read: {report_problem}"
+    if report_bytes is None:
+        if code == 0:
+            return "failed", ("the test process ended (exit status 0) without reporting a result "
+                              "for this test: something in the process ended it early")
+        return "failed", (f"the test process ended (exit status {code}) without reporting a "
+                          "result for this test")
+    try:
+        doc = json.loads(report_bytes.decode("utf-8"))
+        entries, failures_total = [], 0
+        for suite in doc["testsuites"]:
+            for entry in suite["testsuite"]:
+                failures = entry.get("failures", [])
+                if not isinstance(failures, list):
+                    raise TypeError("failures is not a list")
+                failures_total += len(failures)
+                if f"{suite['name']}.{entry['name']}" == test:
+                    entries.append(entry)
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        return "failed", f"the GoogleTest report is malformed ({type(error).__name__}: {error})"
+    if not entries:
+        return "failed", f"no test named {test} ran (is the name right?)"
+    if len(entries) > 1:
+        return "failed", f"the GoogleTest report holds {len(entries)} entries for {test}"
+    entry = entries[0]
+    failures = len(entry.get("failures", []))
+    status, result = entry.get("status"), entry.get("result")
+    if failures:
+        return "failed", f"GoogleTest reports {failures} failure(s)"
+    if failures_total:
+        return "failed", (f"GoogleTest reports {failures_total} failure(s) outside this test "
+                          "(global set-up or tear-down)")
+    if status != "RUN":
+        if result == "SUPPRESSED":
+            return "failed", f"GoogleTest did not run {test}: it is disabled"
+        return "failed", f"GoogleTest did not run {test} (status {status}, result {result})"
+    if result == "SKIPPED":
+        if code != 0:
+            return "failed", (f"GoogleTest reports the test skipped, but "
+                              f"{describe_end(how, code)}")
+        message = _skip_message(entry)
+        return "skipped", ("GoogleTest reports it skipped" +
+                           (f": {message}" if message else
+                            " (the reason, if any, is in the output above)"))
+    if result != "COMPLETED":
+        return "failed", f"GoogleTest reports the unexpected result {result!r}"
+    if code != 0:
+        return "failed", f"GoogleTest reports the test passed, but {describe_end(how, code)}"
+    return "passed", "GoogleTest reports it passed"
+
+
+def _skip_message(entry):
+    """The GTEST_SKIP message when the report carries one (GoogleTest 1.12's
+    JSON does not; its XML and its output do)."""
+    skipped = entry.get("skipped")
+    if isinstance(skipped, str):
+        return " ".join(skipped.split())
+    if isinstance(skipped, list):
+        parts = [item.get("message", "") if isinstance(item, dict) else str(item)
+                 for item in skipped]
+        return " ".join(" ".join(parts).split())
+    return ""
+
+
+def write_record(folder, name, verdict, reason, modules):
+    path = os.path.join(folder, name.replace("/", "%2F") + ".json")
+    temporary = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    data = json.dumps({"test": name, "verdict": verdict, "reason": reason, "modules": modules},
+                      indent=1) + "\n"
+    try:
+        with open(temporary, "w", encoding="utf-8") as out:
+            out.write(data)
+        os.replace(temporary, path)
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+# --------------------------------------------------------------------------
+# Running the child
+
+
+class Child:
+    """The test process: its group, the relay of its output, its end."""
+
+    def __init__(self):
+        self.pid = None
+        self.done = False          # reaped
+        self.stop_signal = None    # the first stop signal received
+        self.hurry = False         # a second one: no grace period
+        self.pipes = {}            # read end -> our fd it is relayed to
+        self.poller = select.poll()
+        self.last_byte = b"\n"     # of all output relayed (b"\n": at a line start)
+        self.dead_outputs = set()
+
+    # Signals -------------------------------------------------------------
+    def on_signal(self, number, _frame):
+        if self.pid is not None and not self.done:
+            self.kill_group(number)
+        if self.stop_signal is None:
+            self.stop_signal = number
+            if self.pid is not None and not self.done:
+                raise Stopped()
+        else:
+            self.hurry = True
+
+    def kill_group(self, number):
+        try:
+            os.killpg(self.pid, number)
+        except OSError:
+            pass
+
+    # Start ---------------------------------------------------------------
+    def start(self, command, env):
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+                   (os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, err_w, 2)]
+        spawn = os.posix_spawn if "/" in command[0] else os.posix_spawnp
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        try:
+            for number in STOP_SIGNALS:
+                signal.signal(number, self.on_signal)
+            try:
+                self.pid = spawn(command[0], command, env, file_actions=actions, setpgroup=0,
+                                 setsigmask=(), setsigdef=(signal.SIGPIPE, signal.SIGXFSZ,
+                                                           *STOP_SIGNALS))
+            finally:
+                os.close(out_w)
+                os.close(err_w)
+                if self.pid is None:
+                    os.close(out_r)
+                    os.close(err_r)
+            # Before the signals are let in: the handler may raise Stopped
+            # as soon as they are, and stop() relays these.
+            for read_end, ours in ((out_r, 1), (err_r, 2)):
+                os.set_blocking(read_end, False)
+                self.pipes[read_end] = ours
+                self.poller.register(read_end, select.POLLIN)
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+
+    # Output --------------------------------------------------------------
+    def pump(self, timeout_ms):
+        """Relays what is there (waiting at most timeout_ms for something);
+        False once both pipes are closed."""
+        if not self.pipes:
+            return False
+        for read_end, _ in self.poller.poll(timeout_ms):
+            self._relay(read_end)
+        return bool(self.pipes)
+
+    def _relay(self, read_end):
+        while read_end in self.pipes:
+            try:
+                data = os.read(read_end, 1 << 16)
+            except BlockingIOError:
+                return
+            except InterruptedError:
+                continue
+            except OSError:
+                data = b""
+            if not data:
+                self.poller.unregister(read_end)
+                os.close(read_end)
+                del self.pipes[read_end]
+                return
+            ours = self.pipes[read_end]
+            if ours not in self.dead_outputs:
+                if emit(ours, data):
+                    self.last_byte = data[-1:]
+                else:
+                    self.dead_outputs.add(ours)
+
+    def drain(self, seconds):
+        """Relays what is left, for at most `seconds` (a process that escaped
+        the group may hold the pipes open), then closes them."""
+        deadline = time.monotonic() + seconds
+        while self.pipes and time.monotonic() < deadline:
+            self.pump(50)
+        for read_end in list(self.pipes):
+            self.poller.unregister(read_end)
+            os.close(read_end)
+        self.pipes.clear()
+
+    # End -----------------------------------------------------------------
+    def exited(self, block):
+        """Whether the child has ended, leaving it unreaped (its pid, and so
+        its group's id, stay taken)."""
+        options = os.WEXITED | os.WNOWAIT | (0 if block else os.WNOHANG)
+        while True:
+            try:
+                return os.waitid(os.P_PID, self.pid, options) is not None
+            except InterruptedError:
+                continue
+            except ChildProcessError:
+                return True
+
+    def reap(self):
+        """Kills what the child left in its group, reaps it: (how, code)."""
+        self.kill_group(signal.SIGKILL)
+        while True:
+            try:
+                _, status = os.waitpid(self.pid, 0)
+                break
+            except InterruptedError:
+                continue
+            except ChildProcessError:
+                status = 0
+                break
+        self.done = True
+        if os.WIFSIGNALED(status):
+            return "signal", os.WTERMSIG(status)
+        return "exit", os.WEXITSTATUS(status)
+
+    def wait(self):
+        """Relays the output until the child ends: (how, code)."""
+        while self.pump(200):
+            if self.exited(block=False):
+                break
+        self.exited(block=True)
+        result = self.reap()
+        self.drain(1.0)
+        return result
+
+    def stop(self):
+        """After a stop signal: the grace period, then SIGKILL for the group."""
+        deadline = time.monotonic() + GRACE_SECONDS
+        while not self.hurry and time.monotonic() < deadline:
+            if self.exited(block=False):
+                break
+            if not self.pump(50):
+                time.sleep(0.05)
+        result = self.reap()
+        self.drain(0.5)
+        return result
+
+
+# --------------------------------------------------------------------------
+
+
+def verdict_line(child, text):
+    prefix = b"" if child is None or child.last_byte == b"\n" else b"\n"
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:
+        pass
+    emit(1, prefix + f"{PROG}: {text}\n".encode("utf-8", "replace"))
+
+
+def fail_usage(message):
+    """Exit 2: a usage error or an executable that cannot run."""
+    emit(2, f"{PROG}: ERROR: {message}\n".encode("utf-8", "replace"))
+    return EXIT_USAGE
+
+
+def main(argv):
+    try:
+        test, name, links, command = parse_args(argv)
+    except UsageError as error:
+        if str(error):
+            return fail_usage(f"{error}\n{USAGE}")
+        emit(1, (USAGE + "\n").encode())
+        return 0
+
+    exe = command[0]
+    if "/" in exe:
+        if not os.path.exists(exe):
+            return fail_usage(f"{test}: the test executable {exe} does not exist (is it built?)")
+        if os.path.isdir(exe) or not os.access(exe, os.X_OK):
+            return fail_usage(f"{test}: the test executable {exe} is not an executable file")
+
+    try:
+        tmp = make_private_dir()
+    except OSError as error:
+        return fail_usage(f"{test}: {error}")
+    child = None
+    try:
+        report = os.path.join(tmp, "report.json")
+        modules_log = os.path.join(tmp, "modules.log")
+        env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
+        env["WB_MODULES_LOG"] = modules_log
+        if "GTEST_COLOR" not in env and os.isatty(1):
+            env["GTEST_COLOR"] = "yes"   # its stdout is our pipe, ours a terminal
+        args = [*command, f"--gtest_filter={test}", f"--gtest_output=json:{report}"]
+
+        child = Child()
+        try:
+            try:
+                child.start(args, env)
+            except OSError as error:
+                return fail_usage(f"{test}: cannot run the test executable {exe}: "
+                                  f"{error.strerror or error}")
+            how, code = child.wait()
+        except Stopped:
+            how, code = child.stop()
+        stop = child.stop_signal
+
+        if stop is not None:
+            verdict = "failed"
+            reason = (f"the wrapper was told to stop ({_signal_name(stop)}) before the test "
+                      f"ended; the test's processes were killed")
+        else:
+            report_bytes, report_problem = read_plain(report)
+            verdict, reason = judge(test, how, code, report_bytes, report_problem)
+
+        modules_bytes, modules_problem = read_plain(modules_log)
+        records = os.environ.get("WB_TEST_RECORDS")
+        record_note = None
+        if modules_problem:
+            verdict = "failed"
+            reason = f"the modules log {modules_log} could not be read: {modules_problem}"
+        elif records and name is not None and os.path.isdir(records):
+            lines = (modules_bytes or b"").decode("utf-8", "replace").splitlines()
+            modules = sorted({line.strip() for line in lines if line.strip()} | set(links))
+            try:
+                write_record(records, name, verdict, reason, modules)
+            except OSError as error:
+                record_note = f"{PROG}: warning: could not write the record in {records}: {error}"
+
+        if record_note:
+            verdict_line(child, record_note)
+        verdict_line(child, f"{verdict.upper()} {test}: {reason}")
+        if stop is not None:
+            remove_tree(tmp)
+            tmp = None
+            for number in STOP_SIGNALS:
+                signal.signal(number, signal.SIG_DFL)
+            os.kill(os.getpid(), stop)     # end as CTest and shells expect
+            return 128 + stop
+        return {"passed": EXIT_PASSED, "skipped": EXIT_SKIPPED}.get(verdict, EXIT_FAILED)
+    finally:
+        if child is not None and child.pid is not None and not child.done:
+            child.kill_group(signal.SIGKILL)   # an unexpected error: leave nothing behind
+        if tmp is not None:
+            remove_tree(tmp)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Proves that the suite rejects one mutant: a deliberately wrong kernel
+built in place of its reference.
+
+A kernel mutant is a module that the section's tests and the runner load
+before the reference modules (--modules, set as WB_MODULES). Stages, in
+order, stopping at the first that rejects the mutant:
+  1. the section's GPU correctness tests (GoogleTest), under a time limit, so
+     a kernel that never returns is caught as a hang;
+  2. compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on each
+     kernel of the mutated exercise;
+  3. Nsight Compute's shared-memory wavefronts per request against the bank
+     model, on each kernel of the exercise the model grades.
+A host-exercise mutant (--host-tests: the exercise's host tests linked with
+the mutant) has one stage, those tests, and needs no GPU.
+Exit: 0 killed (the line names the stage and the test or tool that caught
+it), 1 survived, 77 when a kernel mutant meets no GPU (CTest: skipped).
+"""
+import argparse
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))
+from wbcore import nsight  # noqa: E402
+
+SKIP = 77
+
+
+def runner_kernels(runner, section, exercise):
+    out = subprocess.run([runner, "--list"], capture_output=True, text=True, check=True).stdout
+    kernels = []
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 7 and parts[0] == section and parts[2] == exercise:
+            kernels.append(parts)
+    return kernels
+
+
+def stage_tests(tests, timeout, kinds="Gpu", stage="tests"):
+    try:
+        proc = subprocess.run([tests, f"--gtest_filter={kinds}*:*/{kinds}*", "--gtest_brief=1"],
+                              capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return f"hang: the correctness tests did not finish within {timeout} s"
+    # "[  FAILED  ] Suite.Test (12 ms)" or, for parameterised tests,
+    # "[  FAILED  ] Suite.Test/param, where GetParam() = ...": keep the names
+    # in the order they failed, so the first one (the cause, when a fault
+    # poisons the rest of the process) comes first.
+    failed = []
+    for name in re.findall(r"^\[  FAILED  \] ([^\s,]+)(?:,| \()", proc.stdout, re.M):
+        if name not in failed:
+            failed.append(name)
+    if failed:
+        return (f"{stage}: {len(failed)} failed, first " + ", ".join(failed[:3])
+                + (" ..." if len(failed) > 3 else ""))
+    if proc.returncode != 0:
+        tail = (proc.stdout + proc.stderr).strip().splitlines()[-3:]
+        return f"{stage}: the test process failed (exit {proc.returncode}): " + " | ".join(tail)
+    return None
+
+
+def stage_sanitize(runner, kernels):
+    for _, kid, _, _, _, _, _ in kernels:
+        for tool in nsight.SANITIZER_TOOLS:
+            findings, rc, _ = nsight.sanitize(runner, f"{kernels[0][0]}/{kid}", tool)
+            if findings or rc not in (0,):
+                what = findings[0] if findings else f"runner exit {rc}"
+                return f"sanitize: {tool} on {kid}: {what}"
+    return None
+
+
+def stage_profile(runner, kernels):
+    metrics = dict(nsight.SHARED_METRICS)
+    metrics.update(nsight.GLOBAL_METRICS)
+    for section, kid, _, name, load, store, sectors in kernels:
+        if load == "-" and store == "-" and sectors == "-":
+            continue
+        values, _ = nsight.profile(runner, f"{section}/{kid}", name, metrics)
+        checks = (("shared load wavefronts", load, "ld_wavefronts", "ld_requests"),
+                  ("shared store wavefronts", store, "st_wavefronts", "st_requests"),
+                  ("global store sectors", sectors, "gst_sectors", "gst_requests"))
+        for what, expected, num, den in checks:
+            if expected == "-":
+                continue
+            measured = values[num] / values[den] if values[den] else 0.0
+            if abs(measured - float(expected)) > 0.05 * float(expected):
+                return (f"profile: {kid} {what} per request {measured:.2f}, "
+                        f"expected {float(expected):.2f}")
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--name", required=True)
+    ap.add_argument("--tests", help="the section's test executable (kernel mutants)")
+    ap.add_argument("--runner", help="the kernel runner (kernel mutants)")
+    ap.add_argument("--modules", help="WB_MODULES for the tests and the runner: the mutant's "
+                                      "module folder, then the reference's (kernel mutants)")
+    ap.add_argument("--host-tests", help="the exercise's host tests linked with the mutant "
+                                         "(host-exercise mutants)")
+    ap.add_argument("--section", required=True)
+    ap.add_argument("--exercise", required=True)
+    ap.add_argument("--expect", default="", help="the stage expected to catch it (documentary)")
+    ap.add_argument("--timeout", type=int, default=60)
+    args = ap.parse_args()
+
+    if args.host_tests:
+        killed_by = stage_tests(args.host_tests, args.timeout, kinds="Host", stage="host")
+        return report(args, killed_by)
+    if not (args.tests and args.runner and args.modules):
+        ap.error("a kernel mutant needs --tests, --runner and --modules")
+    os.environ["WB_MODULES"] = args.modules
+    kernels = runner_kernels(args.runner, args.section, args.exercise)
+    if not kernels:
+        print(f"mutant {args.name}: the runner lists no kernel of {args.section}/{args.exercise}")
+        return 1
+    gpu = subprocess.run([args.runner, "--gpu-check"], capture_output=True, text=True)
+    if gpu.returncode != 0:
+        print(gpu.stdout.strip() or f"skipped: the runner's GPU check failed ({gpu.returncode})")
+        return SKIP
+
+    killed_by = stage_tests(args.tests, args.timeout)
+    try:
+        if killed_by is None:
+            killed_by = stage_sanitize(args.runner, kernels)
+        if killed_by is None:
+            killed_by = stage_profile(args.runner, kernels)
+    except nsight.ToolUnavailable as err:
+        if killed_by is None:
+            print(f"skipped: mutant {args.name} survived the tests and {err}")
+            return SKIP
+    return report(args, killed_by)
+
+
+def report(args, killed_by):
+    """Prints the verdict; 0 when the mutant was killed, 1 when it survived."""
+    if killed_by:
+        stage = killed_by.split(":", 1)[0]
+        note = "" if not args.expect or stage == args.expect or (
+            stage == "hang" and args.expect == "timeout") else f" (expected {args.expect})"
+        print(f"KILLED mutant {args.name} by {killed_by}{note}")
+        return 0
+    print(f"SURVIVED mutant {args.name}: no test, sanitizer or profile check rejected it")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

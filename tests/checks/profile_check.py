@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Grades one kernel's memory behaviour with Nsight Compute.
+
+Runs the kernel once (one block) under ncu and compares the shared-memory
+wavefronts per request of its loads and stores with the bank model's
+prediction, and, where asked, the global-memory sectors per store request
+with the coalescing the exercise is about. Exit: 0 as predicted, 1 not (or the kernel is wrong), 77 when ncu
+cannot run here (reported by CTest as skipped, with the reason).
+"""
+import argparse
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
+from wbcore import nsight  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--runner", required=True)
+    ap.add_argument("--kernel", required=True, help="section/id")
+    ap.add_argument("--name", required=True, help="qualified kernel name")
+    ap.add_argument("--load", type=float, help="expected load wavefronts per request")
+    ap.add_argument("--store", type=float, help="expected store wavefronts per request")
+    ap.add_argument("--store-sectors", type=float,
+                    help="expected global-memory sectors per store request")
+    ap.add_argument("--tolerance", type=float, default=0.05)
+    args = ap.parse_args()
+    try:
+        metrics = dict(nsight.SHARED_METRICS)
+        metrics.update(nsight.GLOBAL_METRICS)
+        values, app = nsight.profile(args.runner, args.kernel, args.name, metrics)
+    except nsight.ToolUnavailable as err:
+        print(f"skipped: {err}")
+        return nsight.SKIP
+    except RuntimeError as err:
+        print(f"FAILED {args.kernel}: {err}")
+        return 1
+    if "WRONG" in app or "CUDA ERROR" in app:
+        print(f"FAILED {args.kernel}: the kernel must be correct before its bank behaviour "
+              f"is graded:\n{app.strip()}")
+        return 1
+    failed = False
+    for side, expected in (("ld", args.load), ("st", args.store)):
+        requests = values[f"{side}_requests"]
+        word = "load" if side == "ld" else "store"
+        if requests == 0:
+            print(f"{args.kernel}: no shared-memory {word}s at all"
+                  + (f" (expected {expected:.2f} wavefronts per request)" if expected else ""))
+            failed = failed or expected is not None
+            continue
+        measured = values[f"{side}_wavefronts"] / requests
+        line = f"{args.kernel}: shared {word} wavefronts per request {measured:.2f}"
+        if expected is None:
+            print(line + " (not graded)")
+        elif abs(measured - expected) <= args.tolerance * expected:
+            print(line + f" = expected {expected:.2f}")
+        else:
+            print(line + f", expected {expected:.2f} from the bank model: "
+                  f"{'a bank conflict the exercise must avoid' if measured > expected else 'fewer passes than the access pattern needs: is the pattern the one the exercise asks for?'}")
+            failed = True
+    if args.store_sectors is not None:
+        requests = values["gst_requests"]
+        measured = values["gst_sectors"] / requests if requests else 0.0
+        line = f"{args.kernel}: global store sectors per request {measured:.2f}"
+        if requests and abs(measured - args.store_sectors) <= args.tolerance * args.store_sectors:
+            print(line + f" = expected {args.store_sectors:.2f}")
+        else:
+            print(line + f", expected {args.store_sectors:.2f}: "
+                  + ("the writes are not coalesced" if measured > args.store_sectors
+                     else "the kernel stores differently from what the exercise asks"))
+            failed = True
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# Configures, builds and runs the whole GPU suite, writing every log into the
+# folder given as the first argument and printing a short summary last. For a
+# machine with an NVIDIA GPU; on one without, the GPU checks report skipped.
+#
+#   tests/gpu-suite.sh LOGDIR [--stages LIST] [--perf-runs N] [--cold-runs N]
+#                             [--idle SECONDS] [--forgeries NAME,...]
+#                             [--book DIR]
+#
+# Stages (default: all, in this order):
+#   build      configure (native architecture) and build everything
+#   solutions  the reference solutions and every host test (all must pass)
+#   starter    the starter as shipped: worked examples pass, exercises fail
+#              (tests/checks/check_starter.py judges it)
+#   profile    Nsight Compute bank-conflict and coalescing checks (both builds)
+#   sanitize   compute-sanitizer memcheck/racecheck/synccheck/initcheck
+#   mutant     every mutant must be rejected; prints the kill rate
+#   perf       the performance tests, verbose, then N more runs (default 20)
+#              of each section's performance tests, counting failed runs
+#   bench      wb_bench (CSV + JSON) and the Nsight Compute metrics report
+#   sweep      the transpose block-shape sweep at 8192 x 8192 (CSV), about a
+#              minute
+#   grading    the grader's end-to-end and forgery tests (without the GPU
+#              checks, as CI runs them)
+#   forgeries  the forgery submissions graded with the GPU checks
+#              (grader/tests/grade_forgeries.py --gpu); slow
+#   book       the book's own reduceInteger program (from --book DIR, the
+#              book's examples folder; not part of the workbook) timed under
+#              Nsight Compute beside the workbook's reduction kernels, then
+#              wb_bench's reduction rows at 2^24 ints (bench/book_compare.py)
+#   coldperf   the perf label as CTest runs it (each test its own process),
+#              N times (--cold-runs, default 3), each after the GPU has been
+#              idle for --idle seconds (default 60), counting failed runs
+# Stages can be split over several invocations with the same LOGDIR and
+# build folder (WB_GPU_BUILD_DIR, default build-gpu); the summary covers
+# whatever logs the folder holds.
+set -u -o pipefail
+
+usage() { sed -n '2,36p' "$0"; }
+[ $# -ge 1 ] || { usage; exit 2; }
+LOG=$1; shift
+PERF_RUNS=20
+COLD_RUNS=3
+IDLE=60
+FORGERIES=""
+BOOK=""
+STAGES="build solutions starter profile sanitize mutant perf bench sweep grading"
+while [ $# -gt 0 ]; do
+  case $1 in
+    --stages) STAGES=${2:?--stages needs a list}; STAGES=${STAGES//,/ }; shift 2 ;;
+    --perf-runs) PERF_RUNS=${2:?--perf-runs needs a number}; shift 2 ;;
+    --cold-runs) COLD_RUNS=${2:?--cold-runs needs a number}; shift 2 ;;
+    --idle) IDLE=${2:?--idle needs seconds}; shift 2 ;;
+    --forgeries) FORGERIES=${2:?--forgeries needs a list}; shift 2 ;;
+    --book) BOOK=${2:?--book needs a folder}; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "gpu-suite: unknown argument '$1'" >&2; usage; exit 2 ;;
+  esac
+done
+mkdir -p "$LOG"
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${WB_GPU_BUILD_DIR:-$ROOT/build-gpu}
+SUMMARY="$LOG/summary.txt"
+note() { echo "$*" >>"$LOG/stages.txt"; echo "$*"; }
+wants() { case " $STAGES " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+ctest_stage() {  # name, then ctest arguments
+  local name=$1; shift
+  local t=$(date +%s)
+  (cd "$BUILD" && ctest --output-on-failure --output-junit "$LOG/$name.xml" "$@") \
+    >"$LOG/$name.log" 2>&1
+  note "$name: ctest exit $? in $(( $(date +%s) - t )) s"
+}
+
+if wants build; then
+  {
+    echo "device: $(nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total --format=csv,noheader 2>&1)"
+    echo "nvcc: $(nvcc --version | tail -1)"
+    echo "cmake: $(cmake --version | head -1)"
+  } >"$LOG/device.txt"
+  t0=$(date +%s)
+  if ! cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$LOG/configure.log" 2>&1; then
+    note "configure FAILED"; tail -30 "$LOG/configure.log"; exit 1
+  fi
+  sed -n 's/^CMAKE_CUDA_ARCHITECTURES:[A-Z]*=//p' "$BUILD/CMakeCache.txt" \
+    >"$BUILD/cuda-architectures.txt"
+  if ! cmake --build "$BUILD" -j "$(nproc)" >"$LOG/build.log" 2>&1; then
+    note "build FAILED"; grep -E "error|FAILED" "$LOG/build.log" | head -30; exit 1
+  fi
+  note "build: configure + build in $(( $(date +%s) - t0 )) s"
+fi
+
+wants solutions && ctest_stage solutions -j 8 -L 'solutions|host|meta|harness' \
+  -LE 'starter|mutant|grading|perf|profile|sanitize'
+if wants starter; then
+  ctest_stage starter -j 8 -L starter -LE 'perf|profile|sanitize'
+  python3 "$ROOT/tests/checks/check_starter.py" --build "$BUILD" --assume-pristine >"$LOG/starter-check.log" 2>&1
+  note "starter-check: exit $?"
+fi
+wants profile && ctest_stage profile -L profile
+wants sanitize && ctest_stage sanitize -j 4 -L sanitize
+wants mutant && ctest_stage mutant -V -L mutant
+if wants perf; then
+  ctest_stage perf -V -L perf -L solutions
+  # Repeats inside each section's process: GoogleTest runs the Perf* tests
+  # PERF_RUNS times; a run fails when any of its tests fails.
+  : >"$LOG/perf-repeat.log"
+  for section in layout reduction transpose; do
+    exe="$BUILD/tests/$section/wb_${section}_tests"
+    [ -x "$exe" ] || continue
+    WB_MODULES="$BUILD/modules/solutions" \
+      "$exe" --gtest_filter='Perf*' --gtest_repeat="$PERF_RUNS" --gtest_brief=1 \
+      >"$LOG/perf-repeat-$section.log" 2>&1
+    # Each iteration ends with "[==========] N tests from ... ran."; a run
+    # failed when one of its tests printed "[  FAILED  ] Name (T ms)".
+    failed=$(awk '/^\[  FAILED  \] .* \([0-9]+ ms\)$/ { bad = 1 }
+                  /^\[==========\] .* ran\./ { if (bad) n++; bad = 0 }
+                  END { print n + 0 }' "$LOG/perf-repeat-$section.log")
+    echo "perf-repeat $section: $failed of $PERF_RUNS runs had a failing performance test" \
+      | tee -a "$LOG/perf-repeat.log" >>"$LOG/stages.txt"
+  done
+fi
+if wants bench; then
+  t=$(date +%s)
+  "$BUILD/bin/wb_bench" --csv "$LOG/bench.csv" --json "$LOG/bench.json" \
+    >"$LOG/bench.log" 2>&1
+  note "bench: exit $? in $(( $(date +%s) - t )) s"
+  t=$(date +%s)
+  WB_MODULES="$BUILD/modules/solutions" \
+    python3 "$ROOT/bench/profile_report.py" --runner "$BUILD/bin/wb_run" \
+    --out "$LOG/profile.csv" >"$LOG/profile-report.log" 2>&1
+  note "profile-report: exit $? in $(( $(date +%s) - t )) s"
+fi
+if wants sweep; then
+  t=$(date +%s)
+  "$BUILD/bin/wb_transpose_sweep" --csv "$LOG/sweep.csv" >"$LOG/sweep.log" 2>&1
+  note "sweep: exit $? in $(( $(date +%s) - t )) s"
+fi
+wants grading && ctest_stage grading -L grading
+if wants forgeries; then
+  t=$(date +%s)
+  only=()
+  [ -n "$FORGERIES" ] && only=(--only "$FORGERIES")
+  python3 "$ROOT/grader/tests/grade_forgeries.py" --gpu --work "$BUILD/forgeries-work" \
+    --keep "$LOG/forgeries" "${only[@]}" \
+    "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=$(cat "$BUILD/cuda-architectures.txt" 2>/dev/null || echo native)" \
+    >"$LOG/forgeries.log" 2>&1
+  note "forgeries: exit $? in $(( $(date +%s) - t )) s"
+fi
+if wants book; then
+  t=$(date +%s)
+  python3 "$ROOT/bench/book_compare.py" --book "${BOOK:?the book stage needs --book DIR}" \
+    --bench "$BUILD/bin/wb_bench" --out "$LOG/book" >"$LOG/book.log" 2>&1
+  note "book: exit $? in $(( $(date +%s) - t )) s"
+  "$BUILD/bin/wb_bench" --section reduction --size 16777216 \
+    --csv "$LOG/bench-reduction.csv" >"$LOG/bench-reduction.log" 2>&1
+  note "bench-reduction: exit $?"
+fi
+if wants coldperf; then
+  : >"$LOG/coldperf.txt"
+  for i in $(seq 1 "$COLD_RUNS"); do
+    sleep "$IDLE"
+    (cd "$BUILD" && ctest -L perf -L solutions --output-junit "$LOG/coldperf-$i.xml") \
+      >"$LOG/coldperf-$i.log" 2>&1
+    failed=$(grep -cE "^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*\*\*\*Failed" "$LOG/coldperf-$i.log")
+    echo "cold run $i (after ${IDLE} s idle): $failed failed; $(grep -E 'tests passed' "$LOG/coldperf-$i.log")" \
+      | tee -a "$LOG/coldperf.txt" >>"$LOG/stages.txt"
+  done
+fi
+
+{
+  echo "== summary ($(date -u +%FT%TZ)) =="
+  cat "$LOG/device.txt" 2>/dev/null
+  cat "$LOG/stages.txt" 2>/dev/null
+  for name in solutions starter profile sanitize mutant perf grading; do
+    [ -f "$LOG/$name.xml" ] || continue
+    extra=""
+    [ "$name" = starter ] && extra="--by-exercise"
+    python3 "$ROOT/tests/checks/ctest_summary.py" "$LOG/$name.xml" --title "$name" $extra
+  done
+  [ -f "$LOG/starter-check.log" ] && tail -3 "$LOG/starter-check.log"
+  if [ -f "$LOG/mutant.log" ]; then
+    grep -hoE "(KILLED|SURVIVED) mutant [^<]*" "$LOG/mutant.log" | sort
+    killed=$(grep -cE "KILLED mutant" "$LOG/mutant.log")
+    total=$(grep -cE "(KILLED|SURVIVED) mutant" "$LOG/mutant.log")
+    echo "mutant kill rate: $killed of $total"
+  fi
+  [ -f "$LOG/perf.log" ] && grep -hoE "[A-Za-z_]+ [0-9.]+ ms / [A-Za-z_]+ [0-9.]+ ms = .*" "$LOG/perf.log"
+  [ -f "$LOG/perf.log" ] && grep -hE "^[0-9]+: (transpose|best|copy|reduce)[^|]*GB/s" "$LOG/perf.log" | head -20
+  cat "$LOG/perf-repeat.log" 2>/dev/null
+  [ -f "$LOG/forgeries.log" ] && grep -E "^(FAIL|forgeries|1-|9-)" "$LOG/forgeries.log" | tail -40
+  [ -f "$LOG/book.log" ] && cat "$LOG/book.log"
+  [ -f "$LOG/bench-reduction.log" ] && grep -v "^\[" "$LOG/bench-reduction.log" | tail -n 30
+  [ -f "$LOG/bench.log" ] && grep -v "^\[" "$LOG/bench.log" | tail -n 120
+  [ -f "$LOG/sweep.log" ] && sed -n '/best block shape/,/^$/p' "$LOG/sweep.log"
+} >"$SUMMARY"
+cat "$SUMMARY"

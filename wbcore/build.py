@@ -1,0 +1,81 @@
+"""Configuring, building and testing the workbook through CMake presets."""
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+from .course import ROOT
+
+
+class ToolMissing(RuntimeError):
+    pass
+
+
+def require_tools():
+    """Raise ToolMissing naming what to install when a build tool is absent."""
+    missing = []
+    for tool, package in (("cmake", "cmake"), ("ninja", "ninja-build"), ("g++", "g++")):
+        if shutil.which(tool) is None:
+            missing.append(f"{tool} (apt-get install {package})")
+    if shutil.which("nvcc") is None and not pathlib.Path("/usr/local/cuda/bin/nvcc").exists():
+        missing.append("nvcc, the CUDA 13 compiler (install the CUDA Toolkit from NVIDIA and "
+                       "put /usr/local/cuda/bin on PATH)")
+    if missing:
+        raise ToolMissing("the workbook cannot build without: " + "; ".join(missing))
+
+
+def env_with_cuda():
+    env = dict(os.environ)
+    cuda_bin = "/usr/local/cuda/bin"
+    if shutil.which("nvcc") is None and pathlib.Path(cuda_bin, "nvcc").exists():
+        env["PATH"] = cuda_bin + os.pathsep + env.get("PATH", "")
+    return env
+
+
+def run(cmd, quiet=False, log=None):
+    """Run a command from the repository root; returns its exit code."""
+    if not quiet:
+        print("+ " + " ".join(str(c) for c in cmd), flush=True)
+    if log is None:
+        return subprocess.call(cmd, cwd=ROOT, env=env_with_cuda())
+    with open(log, "w") as out:
+        return subprocess.call(cmd, cwd=ROOT, env=env_with_cuda(), stdout=out,
+                               stderr=subprocess.STDOUT)
+
+
+def configure_and_build(preset="default", quiet=False):
+    """Configure (once) and build with a preset. Returns True on success."""
+    require_tools()
+    build_dir = ROOT / ("build" if preset == "default" else f"build-{preset}")
+    build_dir.mkdir(exist_ok=True)
+    if not (build_dir / "CMakeCache.txt").exists():
+        rc = run(["cmake", "--preset", preset], quiet, log=build_dir / "configure.log" if quiet else None)
+        if rc != 0:
+            print(f"configuring failed; see {build_dir / 'configure.log'}" if quiet else
+                  "configuring failed (above)", file=sys.stderr)
+            return False
+    rc = run(["cmake", "--build", "--preset", preset], quiet,
+             log=build_dir / "build.log" if quiet else None)
+    if rc != 0:
+        if quiet:
+            print((build_dir / "build.log").read_text()[-6000:], file=sys.stderr)
+        print("the build failed: the compiler's messages are above; fix the first error first.",
+              file=sys.stderr)
+        return False
+    return True
+
+
+def gpu_present():
+    """(True, description) when nvidia-smi lists a GPU, else (False, reason)."""
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return False, "nvidia-smi is not installed, so no NVIDIA driver is present"
+    try:
+        out = subprocess.run([smi, "--query-gpu=name,compute_cap", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        return False, f"nvidia-smi failed: {err}"
+    if out.returncode != 0 or not out.stdout.strip():
+        return False, "nvidia-smi lists no GPU: " + (out.stderr.strip() or out.stdout.strip())
+    return True, out.stdout.strip().splitlines()[0]
