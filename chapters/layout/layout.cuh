@@ -84,7 +84,6 @@ struct LayoutKernel {
   Access load;            ///< pattern of the shared-memory load
   bool padded;            ///< tile rows carry shape.pad ints of padding
   bool dynamicSmem;       ///< the tile is dynamic shared memory
-  bool given;             ///< complete in the starter (the worked example)
   std::string bookSection;  ///< where the book discusses it, e.g. "5.2.1.4"
 
   /// Dynamic shared memory to launch with, in bytes.
@@ -117,7 +116,7 @@ inline const std::vector<LayoutKernel>& layoutKernels() {
         const LayoutPattern& p = kLayoutPatterns[i];
         kernels.push_back(LayoutKernel{p.exercise, isSquare ? "square" : "rect",
                                        isSquare ? kSquare : kRect, p.store,
-                                       p.load, p.padded, p.dynamicSmem, p.given,
+                                       p.load, p.padded, p.dynamicSmem,
                                        std::string(isSquare ? "5.2.1." : "5.2.2.") +
                                            p.subsection});
       }

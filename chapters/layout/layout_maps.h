@@ -101,19 +101,18 @@ struct LayoutPattern {
   Access load;             ///< pattern of the shared-memory load
   bool padded;             ///< tile rows carry the shape's padding
   bool dynamicSmem;        ///< the tile is dynamic shared memory
-  bool given;              ///< complete in the starter (the worked example)
   const char* subsection;  ///< last digit of the book section (5.2.1.x / 5.2.2.x)
 };
 
 /// The seven layout exercises, in the order the book presents them.
 inline constexpr LayoutPattern kLayoutPatterns[] = {
-    {"setRowReadRow", Access::Row, Access::Row, false, false, true, "1"},
-    {"setColReadCol", Access::Column, Access::Column, false, false, false, "1"},
-    {"setColReadRow", Access::Column, Access::Row, false, false, false, "2"},
-    {"setRowReadCol", Access::Row, Access::Column, false, false, false, "2"},
-    {"setRowReadColDyn", Access::Row, Access::Column, false, true, false, "3"},
-    {"setRowReadColPad", Access::Row, Access::Column, true, false, false, "4"},
-    {"setRowReadColDynPad", Access::Row, Access::Column, true, true, false, "5"},
+    {"setRowReadRow", Access::Row, Access::Row, false, false, "1"},
+    {"setColReadCol", Access::Column, Access::Column, false, false, "1"},
+    {"setColReadRow", Access::Column, Access::Row, false, false, "2"},
+    {"setRowReadCol", Access::Row, Access::Column, false, false, "2"},
+    {"setRowReadColDyn", Access::Row, Access::Column, false, true, "3"},
+    {"setRowReadColPad", Access::Row, Access::Column, true, false, "4"},
+    {"setRowReadColDynPad", Access::Row, Access::Column, true, true, "5"},
 };
 
 /**

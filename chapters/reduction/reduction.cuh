@@ -94,7 +94,6 @@ struct ReduceKernel {
   int unroll;               ///< input elements each thread adds first: 1 or kUnrollFactor
   bool inPlace;             ///< overwrites its input g_idata while reducing
   SharedArray shared;       ///< where the partial sums live
-  bool given;               ///< complete in the starter (the worked example)
   const char* bookSection;  ///< where the book discusses it
 
   /// The kernel, from the exercise's compiled module (exercise_kernel.h).
@@ -128,15 +127,15 @@ inline const std::vector<ReduceKernel>& reductionKernels() {
   using S = SharedArray;
   constexpr int kU = kUnrollFactor;
   static const std::vector<ReduceKernel> all = {
-      // exercise, unroll, inPlace, shared array, given, book section
-      {"reduceNeighboredGmem", 1, true, S::None, false, "5.3.1"},
-      {"reduceNeighboredSmem", 1, false, S::Static, false, "5.3.1"},
-      {"reduceGmem", 1, true, S::None, true, "5.3.1"},
-      {"reduceSmem", 1, false, S::Static, false, "5.3.1"},
-      {"reduceGmemUnroll", kU, true, S::None, false, "5.3.2"},
-      {"reduceSmemUnroll", kU, false, S::Static, false, "5.3.2"},
-      {"reduceSmemDyn", 1, false, S::Dynamic, false, "5.3.3"},
-      {"reduceSmemUnrollDyn", kU, false, S::Dynamic, false, "5.3.3"},
+      // exercise, unroll, inPlace, shared array, book section
+      {"reduceNeighboredGmem", 1, true, S::None, "5.3.1"},
+      {"reduceNeighboredSmem", 1, false, S::Static, "5.3.1"},
+      {"reduceGmem", 1, true, S::None, "5.3.1"},
+      {"reduceSmem", 1, false, S::Static, "5.3.1"},
+      {"reduceGmemUnroll", kU, true, S::None, "5.3.2"},
+      {"reduceSmemUnroll", kU, false, S::Static, "5.3.2"},
+      {"reduceSmemDyn", 1, false, S::Dynamic, "5.3.3"},
+      {"reduceSmemUnrollDyn", kU, false, S::Dynamic, "5.3.3"},
   };
   return all;
 }

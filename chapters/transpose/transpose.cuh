@@ -92,7 +92,6 @@ struct TransposeKernel {
   int unroll;                ///< input columns per thread, blockDim.x apart
   SharedTile tile;           ///< where its tile lives, if it has one
   bool padded;               ///< tile rows carry kPad floats of padding
-  bool given;                ///< complete in the starter
   const char* bookSection;   ///< where the book discusses it
   std::size_t staticSmemBytes;  ///< static shared memory it must declare, padding included
 
@@ -128,20 +127,18 @@ inline const std::vector<TransposeKernel>& transposeKernels() {
   using R = Reference;
   using S = SharedTile;
   static const std::vector<TransposeKernel> all = {
-      {"copyGmem", R::Copy, 1, S::None, false, true, "5.4.1", 0},
-      {"naiveGmem", R::Transpose, 1, S::None, false, true, "5.4.1", 0},
-      {"naiveGmemUnroll", R::Transpose, kUnroll, S::None, false, false, "5.4.4",
+      {"copyGmem", R::Copy, 1, S::None, false, "5.4.1", 0},
+      {"naiveGmem", R::Transpose, 1, S::None, false, "5.4.1", 0},
+      {"naiveGmemUnroll", R::Transpose, kUnroll, S::None, false, "5.4.4",
        0},
-      {"transposeSmem", R::Transpose, 1, S::Static, false, false, "5.4.2",
+      {"transposeSmem", R::Transpose, 1, S::Static, false, "5.4.2",
        kTile.bytes()},
-      {"transposeSmemDyn", R::Transpose, 1, S::Dynamic, false, false, "5.4.2",
-       0},
-      {"transposeSmemPad", R::Transpose, 1, S::Static, true, false, "5.4.3",
+      {"transposeSmemDyn", R::Transpose, 1, S::Dynamic, false, "5.4.2", 0},
+      {"transposeSmemPad", R::Transpose, 1, S::Static, true, "5.4.3",
        kPaddedTile.bytes()},
-      {"transposeSmemPadDyn", R::Transpose, 1, S::Dynamic, true, false,
-       "5.4.3", 0},
-      {"transposeSmemUnrollPad", R::Transpose, kUnroll, S::Static, true,
-       false, "5.4.4", kUnrolledPaddedTile.bytes()},
+      {"transposeSmemPadDyn", R::Transpose, 1, S::Dynamic, true, "5.4.3", 0},
+      {"transposeSmemUnrollPad", R::Transpose, kUnroll, S::Static, true, "5.4.4",
+       kUnrolledPaddedTile.bytes()},
   };
   return all;
 }

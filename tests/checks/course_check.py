@@ -53,6 +53,20 @@ def section_places(root, s, exercises):
     return found
 
 
+def contract_table(root, section):
+    """{exercise: book section} from the contract's table of kernels (the
+    rows that start with the exercise's name in quotes and hold a book
+    section in quotes), or None where the section keeps no such table."""
+    r = pathlib.Path(root) / "chapters" / section
+    text = "".join(p.read_text() for p in sorted(r.glob("*.h")) + sorted(r.glob("*.cuh")))
+    rows = {}
+    for m in re.finditer(r'\{"(\w+)",([^{}]*?)"(5\.[0-9.]+|[0-9])"', text):
+        name, book = m.group(1), m.group(3)
+        # layout's patterns give the last digit: 5.2.1.x for the square tile.
+        rows[name] = book if "." in book else f"5.2.1.{book}"
+    return rows or None
+
+
 def exercise_problems(root, e, contract_text):
     r = pathlib.Path(root)
     problems = []
@@ -103,6 +117,18 @@ def check(root):
         for e in exs:
             for p in exercise_problems(r, e, text):
                 gaps.append(f"exercise {e.key}: {p}")
+        table = contract_table(r, s.name) if contract.exists() else None
+        if table is not None:
+            kernels = {e.name: e for e in exs if e.kind == "kernel"}
+            for name in sorted(set(table) - set(kernels)):
+                gaps.append(f"section {s.name}: the contract's table has {name}, "
+                            f"which workbook.toml does not list as a kernel exercise")
+            for name in sorted(set(kernels) - set(table)):
+                gaps.append(f"exercise {s.name}/{name}: missing from the contract's table")
+            for name in sorted(set(table) & set(kernels)):
+                if table[name] != kernels[name].book:
+                    gaps.append(f"exercise {s.name}/{name}: workbook.toml says book "
+                                f"{kernels[name].book}, the contract's table {table[name]}")
     names = {s.name for s in sections}
     for folder in ("starter", "solutions"):
         for path in sorted((r / folder).glob("*/*.cu")):
