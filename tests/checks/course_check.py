@@ -137,6 +137,21 @@ def check(root):
                 gaps.append(f"{path.relative_to(r)}: its folder is not a section of workbook.toml")
             elif key not in listed:
                 gaps.append(f"{path.relative_to(r)}: not listed in workbook.toml")
+    # The kernels and contracts stand alone: they include only the contracts
+    # (chapters/), never the harness, the tests or the tools.
+    chapters = (r / "chapters").resolve()
+    for folder in ("chapters", "starter", "solutions"):
+        for path in sorted((r / folder).rglob("*")):
+            if path.suffix not in (".cu", ".cuh", ".h") or not path.is_file():
+                continue
+            for m in re.finditer(r'^\s*#\s*include\s*"([^"]+)"', path.read_text(), re.M):
+                here = (path.parent / m.group(1)).resolve()
+                there = (chapters / m.group(1)).resolve()
+                ok = (here.exists() and chapters in here.parents) or \
+                     (there.exists() and chapters in there.parents)
+                if not ok:
+                    gaps.append(f"{path.relative_to(r)}: includes \"{m.group(1)}\", which is "
+                                f"not a contract in chapters/")
     for path in sorted((r / "starter").glob("*/hints.md")):
         gaps.append(f"{path.relative_to(r)}: hints live in workbook.toml now")
     return gaps
