@@ -114,7 +114,7 @@ def print_progress(results, gpu_ok, gpu_note):
     if h:
         print("  hint: " + h.replace("\n", "\n        "))
         if len(nxt.hints) > 1:
-            print(f"        (hint 1 of {len(nxt.hints)}: ./workbook hint {nxt.name} gives the next)")
+            print(f"        (hint 1 of {len(nxt.hints)}; ./workbook hint {nxt.name} steps through them)")
     print(f"  test it alone: ./workbook check {nxt.name}")
 
 
