@@ -10,6 +10,8 @@ from wbcore import build as wbbuild
 from wbcore import course as wbex
 from wbcore import results as wbres
 
+from student import hints as wbhints
+
 BUILD = wbex.ROOT / "build"
 
 
@@ -111,6 +113,8 @@ def print_progress(results, gpu_ok, gpu_note):
     h = nxt.hints[0] if nxt.hints else None
     if h:
         print("  hint: " + h.replace("\n", "\n        "))
+        if len(nxt.hints) > 1:
+            print(f"        (hint 1 of {len(nxt.hints)}; ./workbook hint {nxt.name} steps through them)")
     print(f"  test it alone: ./workbook check {nxt.name}")
 
 
@@ -144,7 +148,9 @@ def check(name, include_perf=False):
     return wbbuild.run(cmd)
 
 
-def show_hint(name):
+def show_hint(name, step=None):
+    """The next hint step for an exercise (student/hints.py keeps the steps
+    shown), or step `step`; by default for the next exercise with a TODO left."""
     if name:
         try:
             e = wbex.find_exercise(name)
@@ -157,13 +163,7 @@ def show_hint(name):
             print("No TODO is left in starter/. Run ./workbook to see which tests still fail.")
             return 0
         e = pending[0]
-    h = e.hints[0] if e.hints else None
-    todo = wbex.first_todo(e.starter_file())
-    print(f"{e.key} ({e.starter_file().relative_to(wbex.ROOT)}"
-          f"{':' + str(todo[0]) if todo else ''})")
-    print(h if h else "No hint is written for this exercise; read its TODO and the contract "
-          f"in chapters/{e.section}/.")
-    return 0
+    return wbhints.show(e, step)
 
 
 def pristine_ref():

@@ -9,10 +9,10 @@ namespace wb::layout {
 
 namespace square {
 __global__ void setColReadCol(int* out) {
-  // TODO(book 5.2.1.1): Column store, column load.
-  // Declare a static shared tile. Store this thread's value g column-wise
-  // (square: tile[threadIdx.x][threadIdx.y]), call __syncthreads(), then
-  // read the same element back and write it to out[g].
+  // TODO(book 5.2.1.1): store g into a static shared tile by columns, wait
+  // for the whole block, read the same element back and write it to out[g].
+  // Contract: square::setColReadCol in chapters/layout/layout.cuh.
+  // Roughly 6 lines; `./workbook hint setColReadCol` gives it step by step.
   // Until then the kernel writes nothing and its tests fail.
   (void)out;
 }
@@ -20,13 +20,10 @@ __global__ void setColReadCol(int* out) {
 
 namespace rect {
 __global__ void setColReadCol(int* out) {
-  // TODO(book 5.2.2.1): Column store, column load.
-  // Declare a static shared tile. Store this thread's value g column-wise
-  // (square: tile[threadIdx.x][threadIdx.y]), call __syncthreads(), then
-  // read the same element back and write it to out[g].
-  // Rectangle: split t = threadIdx.y * blockDim.x + threadIdx.x into irow =
-  // t / kShape.dimY and icol = t % kShape.dimY and use tile[icol][irow] for
-  // both the store and the load.
+  // TODO(book 5.2.2.1): the same column store and column load on the 32 x 16
+  // tile, whose columns are only 16 rows long.
+  // Contract: rect::setColReadCol in chapters/layout/layout.cuh.
+  // Roughly 8 lines; `./workbook hint setColReadCol` gives it step by step.
   // Until then the kernel writes nothing and its tests fail.
   (void)out;
 }

@@ -9,10 +9,10 @@ namespace wb::layout {
 
 namespace square {
 __global__ void setColReadRow(int* out) {
-  // TODO(book 5.2.1.2): Column store, row load.
-  // Store g column-wise, __syncthreads(), then load row-wise
-  // (tile[threadIdx.y][threadIdx.x]) and write the value to out[g]. The
-  // output is each block's tile transposed.
+  // TODO(book 5.2.1.2): store g into a static tile by columns, wait for the
+  // block, load by rows and write what you loaded to out[g].
+  // Contract: square::setColReadRow in chapters/layout/layout.cuh.
+  // Roughly 6 lines; `./workbook hint setColReadRow` gives it step by step.
   // Until then the kernel writes nothing and its tests fail.
   (void)out;
 }
@@ -20,12 +20,9 @@ __global__ void setColReadRow(int* out) {
 
 namespace rect {
 __global__ void setColReadRow(int* out) {
-  // TODO(book 5.2.2.2): Column store, row load.
-  // Store g column-wise, __syncthreads(), then load row-wise
-  // (tile[threadIdx.y][threadIdx.x]) and write the value to out[g]. The
-  // output is each block's tile transposed.
-  // Rectangle: the column store uses tile[icol][irow] with irow = t /
-  // kShape.dimY, icol = t % kShape.dimY.
+  // TODO(book 5.2.2.2): the same column store and row load on the 32 x 16 tile.
+  // Contract: rect::setColReadRow in chapters/layout/layout.cuh.
+  // Roughly 8 lines; `./workbook hint setColReadRow` gives it step by step.
   // Until then the kernel writes nothing and its tests fail.
   (void)out;
 }

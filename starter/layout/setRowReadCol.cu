@@ -9,9 +9,10 @@ namespace wb::layout {
 
 namespace square {
 __global__ void setRowReadCol(int* out) {
-  // TODO(book 5.2.1.2): Row store, column load.
-  // Store g row-wise (tile[threadIdx.y][threadIdx.x]), __syncthreads(),
-  // then load column-wise and write the value to out[g].
+  // TODO(book 5.2.1.2): store g into a static tile by rows, wait for the
+  // block, load by columns and write what you loaded to out[g].
+  // Contract: square::setRowReadCol in chapters/layout/layout.cuh.
+  // Roughly 6 lines; `./workbook hint setRowReadCol` gives it step by step.
   // Until then the kernel writes nothing and its tests fail.
   (void)out;
 }
@@ -19,12 +20,9 @@ __global__ void setRowReadCol(int* out) {
 
 namespace rect {
 __global__ void setRowReadCol(int* out) {
-  // TODO(book 5.2.2.2): Row store, column load.
-  // Store g row-wise (tile[threadIdx.y][threadIdx.x]), __syncthreads(),
-  // then load column-wise and write the value to out[g].
-  // Rectangle: the tile is 16 rows high, so the column load is
-  // tile[icol][irow] with irow = t / kShape.dimY and icol = t %
-  // kShape.dimY.
+  // TODO(book 5.2.2.2): the same row store and column load on the 32 x 16 tile.
+  // Contract: rect::setRowReadCol in chapters/layout/layout.cuh.
+  // Roughly 8 lines; `./workbook hint setRowReadCol` gives it step by step.
   // Until then the kernel writes nothing and its tests fail.
   (void)out;
 }

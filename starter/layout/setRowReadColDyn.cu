@@ -9,10 +9,10 @@ namespace wb::layout {
 
 namespace square {
 __global__ void setRowReadColDyn(int* out) {
-  // TODO(book 5.2.1.3): setRowReadCol with dynamic shared memory.
-  // Declare the tile as `extern __shared__ int tile[];` (its size is the
-  // launch's third parameter, see wb::layout::launch). Compute the row-
-  // major and the column-major offsets into the 1-D array yourself.
+  // TODO(book 5.2.1.3): setRowReadCol with the tile in dynamic shared memory,
+  // a flat array whose offsets you compute yourself.
+  // Contract: square::setRowReadColDyn in chapters/layout/layout.cuh.
+  // Roughly 8 lines; `./workbook hint setRowReadColDyn` gives it step by step.
   // Until then the kernel writes nothing and its tests fail.
   (void)out;
 }
@@ -20,12 +20,9 @@ __global__ void setRowReadColDyn(int* out) {
 
 namespace rect {
 __global__ void setRowReadColDyn(int* out) {
-  // TODO(book 5.2.2.3): setRowReadCol with dynamic shared memory.
-  // Declare the tile as `extern __shared__ int tile[];` (its size is the
-  // launch's third parameter, see wb::layout::launch). Compute the row-
-  // major and the column-major offsets into the 1-D array yourself.
-  // Rectangle: the column element (icol, irow) is at offset icol *
-  // kShape.dimX + irow.
+  // TODO(book 5.2.2.3): the same on the 32 x 16 tile.
+  // Contract: rect::setRowReadColDyn in chapters/layout/layout.cuh.
+  // Roughly 9 lines; `./workbook hint setRowReadColDyn` gives it step by step.
   // Until then the kernel writes nothing and its tests fail.
   (void)out;
 }

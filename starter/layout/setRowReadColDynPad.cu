@@ -9,9 +9,10 @@ namespace wb::layout {
 
 namespace square {
 __global__ void setRowReadColDynPad(int* out) {
-  // TODO(book 5.2.1.5): setRowReadColPad in dynamic shared memory.
-  // Use `extern __shared__ int tile[];` and the padded pitch kShape.dimX +
-  // kShape.pad for both offsets; the output index g stays unpadded.
+  // TODO(book 5.2.1.5): setRowReadColPad with the padded tile in dynamic
+  // shared memory.
+  // Contract: square::setRowReadColDynPad in chapters/layout/layout.cuh.
+  // Roughly 7 lines; `./workbook hint setRowReadColDynPad` gives it step by step.
   // Until then the kernel writes nothing and its tests fail.
   (void)out;
 }
@@ -19,10 +20,9 @@ __global__ void setRowReadColDynPad(int* out) {
 
 namespace rect {
 __global__ void setRowReadColDynPad(int* out) {
-  // TODO(book 5.2.2.5): setRowReadColPad in dynamic shared memory.
-  // Use `extern __shared__ int tile[];` and the padded pitch kShape.dimX +
-  // kShape.pad for both offsets; the output index g stays unpadded.
-  // Rectangle: the column element (icol, irow) is at icol * pitch + irow.
+  // TODO(book 5.2.2.5): the same on the 32 x 16 tile.
+  // Contract: rect::setRowReadColDynPad in chapters/layout/layout.cuh.
+  // Roughly 9 lines; `./workbook hint setRowReadColDynPad` gives it step by step.
   // Until then the kernel writes nothing and its tests fail.
   (void)out;
 }

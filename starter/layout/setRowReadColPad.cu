@@ -9,10 +9,10 @@ namespace wb::layout {
 
 namespace square {
 __global__ void setRowReadColPad(int* out) {
-  // TODO(book 5.2.1.4): setRowReadCol on a padded static tile.
-  // Add kShape.pad ints to every tile row: `__shared__ int
-  // tile[kShape.dimY][kShape.dimX + kShape.pad];`. Store row-wise,
-  // __syncthreads(), load column-wise, write to out[g].
+  // TODO(book 5.2.1.4): setRowReadCol on a static tile with padded rows, so
+  // that the column load is free of bank conflicts.
+  // Contract: square::setRowReadColPad in chapters/layout/layout.cuh.
+  // Roughly 6 lines; `./workbook hint setRowReadColPad` gives it step by step.
   // Until then the kernel writes nothing and its tests fail.
   (void)out;
 }
@@ -20,12 +20,10 @@ __global__ void setRowReadColPad(int* out) {
 
 namespace rect {
 __global__ void setRowReadColPad(int* out) {
-  // TODO(book 5.2.2.4): setRowReadCol on a padded static tile.
-  // Add kShape.pad ints to every tile row: `__shared__ int
-  // tile[kShape.dimY][kShape.dimX + kShape.pad];`. Store row-wise,
-  // __syncthreads(), load column-wise, write to out[g].
-  // The profile tests check that the column load is conflict-free (1
-  // wavefront per request).
+  // TODO(book 5.2.2.4): the same on the 32 x 16 tile, where the column load
+  // must also end up conflict-free.
+  // Contract: rect::setRowReadColPad in chapters/layout/layout.cuh.
+  // Roughly 8 lines; `./workbook hint setRowReadColPad` gives it step by step.
   // Until then the kernel writes nothing and its tests fail.
   (void)out;
 }

@@ -7,14 +7,10 @@
 namespace wb::reduction {
 
 __global__ void reduceNeighboredGmem(int* g_idata, int* g_odata, unsigned int n) {
-  // TODO(book 5.3.1): reduce this block's 128 elements of g_idata in place.
-  // Let idata = g_idata + blockIdx.x * kReduceBlock. For stride = 1, 2, 4,
-  // ..., 64: every thread with tid % (2 * stride) == 0 adds idata[tid +
-  // stride] into idata[tid]; then all threads wait at __syncthreads().
-  // Finally thread 0 writes idata[0] to g_odata[blockIdx.x].
-  // The last block may have fewer than 128 elements: skip an add whose
-  // element is at or past n, but never `return` early, since every thread
-  // must reach every __syncthreads().
+  // TODO(book 5.3.1): sum this block's 128 elements in place in g_idata with
+  // neighbored pairs and write the sum to g_odata[blockIdx.x].
+  // Contract: reduceNeighboredGmem in chapters/reduction/reduction.cuh.
+  // Roughly 8 lines; `./workbook hint reduceNeighboredGmem` gives it step by step.
   // Until then the kernel writes nothing and its tests fail.
   (void)g_idata;
   (void)g_odata;

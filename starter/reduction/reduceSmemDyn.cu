@@ -7,10 +7,10 @@
 namespace wb::reduction {
 
 __global__ void reduceSmemDyn(int* g_idata, int* g_odata, unsigned int n) {
-  // TODO(book 5.3.3): the body of your reduceSmem, with the shared array
-  // declared as `extern __shared__ int smem[];`. Its size comes from the
-  // launch's third parameter, kReduceBlock * sizeof(int) bytes (see
-  // wb::reduction::launch); declare no static shared memory.
+  // TODO(book 5.3.3): reduceSmem with the shared array in dynamic shared
+  // memory, sized by the launch.
+  // Contract: reduceSmemDyn in chapters/reduction/reduction.cuh.
+  // Roughly 20 lines; `./workbook hint reduceSmemDyn` gives it step by step.
   // Until then the kernel writes nothing and its tests fail.
   (void)g_idata;
   (void)g_odata;

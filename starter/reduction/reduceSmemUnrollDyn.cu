@@ -7,9 +7,10 @@
 namespace wb::reduction {
 
 __global__ void reduceSmemUnrollDyn(int* g_idata, int* g_odata, unsigned int n) {
-  // TODO(book 5.3.3): the body of your reduceSmemUnroll, with the shared
-  // array declared as `extern __shared__ int smem[];` and sized by the
-  // launch (kReduceBlock * sizeof(int) bytes; see wb::reduction::launch).
+  // TODO(book 5.3.3): reduceSmemUnroll with the shared array in dynamic
+  // shared memory, sized by the launch.
+  // Contract: reduceSmemUnrollDyn in chapters/reduction/reduction.cuh.
+  // Roughly 26 lines; `./workbook hint reduceSmemUnrollDyn` gives it step by step.
   // Until then the kernel writes nothing and its tests fail.
   (void)g_idata;
   (void)g_odata;

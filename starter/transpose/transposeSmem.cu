@@ -8,15 +8,10 @@
 namespace wb::transpose {
 
 __global__ void transposeSmem(float* out, const float* in, int nrows, int ncols) {
-  // TODO(book 5.4.2): transpose through `__shared__ float tile[kBlockY][kBlockX];`.
-  // 1. Read phase: row = blockIdx.y * kBlockY + threadIdx.y,
-  //    col = blockIdx.x * kBlockX + threadIdx.x; if inside the nrows x ncols
-  //    input, tile[threadIdx.y][threadIdx.x] = in[row * ncols + col].
-  // 2. __syncthreads(), reached by every thread (no early return).
-  // 3. Write phase: t = threadIdx.y * kBlockX + threadIdx.x,
-  //    irow = t / kBlockY, icol = t % kBlockY; the thread writes
-  //    tile[icol][irow] to output row blockIdx.x * kBlockX + irow, column
-  //    blockIdx.y * kBlockY + icol, if that is inside the ncols x nrows output.
+  // TODO(book 5.4.2): transpose through a static 16 x 32 shared tile so
+  // that both the global reads and the global writes are coalesced.
+  // Contract: transposeSmem in chapters/transpose/transpose.cuh.
+  // Roughly 13 lines; `./workbook hint transposeSmem` gives it step by step.
   // Until then the kernel writes nothing and its tests fail.
   (void)out, (void)in, (void)nrows, (void)ncols;
 }

@@ -8,10 +8,10 @@
 namespace wb::transpose {
 
 __global__ void transposeSmemDyn(float* out, const float* in, int nrows, int ncols) {
-  // TODO(book 5.4.2): transposeSmem on `extern __shared__ float tile[];`.
-  // Use blockDim.x and blockDim.y wherever transposeSmem uses kBlockX and
-  // kBlockY, and address the 1-D tile as tile[r * blockDim.x + c] for tile
-  // row r, column c (the column read is tile[icol * blockDim.x + irow]).
+  // TODO(book 5.4.2): transposeSmem with the tile in dynamic shared memory,
+  // for any block shape.
+  // Contract: transposeSmemDyn in chapters/transpose/transpose.cuh.
+  // Roughly 14 lines; `./workbook hint transposeSmemDyn` gives it step by step.
   // Until then the kernel writes nothing and its tests fail.
   (void)out, (void)in, (void)nrows, (void)ncols;
 }

@@ -9,9 +9,8 @@ namespace wb::transpose {
 
 __global__ void transposeSmemPadDyn(float* out, const float* in, int nrows, int ncols) {
   // TODO(book 5.4.3): transposeSmemDyn with padded tile rows.
-  // With pitch = blockDim.x + kPad, store at tile[threadIdx.y * pitch +
-  // threadIdx.x] and read the column at tile[icol * pitch + irow]; global
-  // indices stay unpadded.
+  // Contract: transposeSmemPadDyn in chapters/transpose/transpose.cuh.
+  // Roughly 14 lines; `./workbook hint transposeSmemPadDyn` gives it step by step.
   // Until then the kernel writes nothing and its tests fail.
   (void)out, (void)in, (void)nrows, (void)ncols;
 }
