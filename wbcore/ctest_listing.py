@@ -73,7 +73,10 @@ class ListedTest:
 
 
 def exercise_label(name):
-    """The label of the tests of exercise `name` (for ctest -L, anchored)."""
+    """The label of the tests of exercise `name`; select them with
+    `ctest -L '^exercise=NAME$'` (-L is a regular expression searched in
+    each label, so unanchored it would also pick setRowReadColPad's tests
+    for setRowReadCol)."""
     return f"{EXERCISE_LABEL}{name}"
 
 
