@@ -9,6 +9,7 @@ metrics page is generated from the committed CSV (docs/results/).
 """
 import argparse
 import csv
+import json
 import pathlib
 import subprocess
 import sys
@@ -19,6 +20,12 @@ from wbcore import nsight  # noqa: E402
 
 def ratio(num, den):
     return round(num / den, 2) if den else ""
+
+
+def model(value):
+    """A model's prediction for the CSV: empty where the kernel is not graded
+    on it (null in `wb_run --list`)."""
+    return "" if value is None else f"{value:g}"
 
 
 def main():
@@ -34,24 +41,24 @@ def main():
     metrics = dict(nsight.SHARED_METRICS)
     metrics.update(nsight.GLOBAL_METRICS)
     rows = []
-    for line in listing.stdout.splitlines():
-        section, kid, exercise, name, load, store, sectors = line.split()
+    for kernel in json.loads(listing.stdout):
+        section, kid = kernel["section"], kernel["id"]
         try:
-            v, _ = nsight.profile(args.runner, f"{section}/{kid}", name, metrics)
+            v, _ = nsight.profile(args.runner, f"{section}/{kid}", kernel["name"], metrics)
         except (nsight.ToolUnavailable, RuntimeError) as err:
             print(f"{section}/{kid}: {err}", file=sys.stderr)
             if isinstance(err, nsight.ToolUnavailable):
                 return 77
             continue
         rows.append({
-            "section": section, "kernel": kid, "exercise": exercise,
+            "section": section, "kernel": kid, "exercise": kernel["exercise"],
             "shared_ld_per_request": ratio(v["ld_wavefronts"], v["ld_requests"]),
-            "shared_ld_model": "" if load == "-" else load,
+            "shared_ld_model": model(kernel["sharedLoadWays"]),
             "shared_st_per_request": ratio(v["st_wavefronts"], v["st_requests"]),
-            "shared_st_model": "" if store == "-" else store,
+            "shared_st_model": model(kernel["sharedStoreWays"]),
             "global_ld_sectors_per_request": ratio(v["gld_sectors"], v["gld_requests"]),
             "global_st_sectors_per_request": ratio(v["gst_sectors"], v["gst_requests"]),
-            "global_st_sectors_model": "" if sectors == "-" else sectors,
+            "global_st_sectors_model": model(kernel["globalStoreSectors"]),
             "device": device.stdout.strip().removeprefix("ok "),
         })
         print(f"{section}/{kid}: shared ld {rows[-1]['shared_ld_per_request']} "

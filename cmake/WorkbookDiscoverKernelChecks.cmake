@@ -1,52 +1,83 @@
-# Run by CTest: lists the kernels of a runner (wb_run --list) and adds, per
-# kernel, a `profile` test (Nsight Compute, when the bank model or the
-# coalescing model grades the kernel) and a `sanitize` test (compute-sanitizer). Both exit 77 when their
-# tool cannot run here, which CTest reports as skipped.
+# Run by CTest: lists the kernels of a runner (wb_run --list, a JSON array)
+# and adds, per kernel, a `profile` test (Nsight Compute, when the bank model
+# or the coalescing model grades the kernel) and a `sanitize` test
+# (compute-sanitizer). Both exit 77 when their tool cannot run here, which
+# CTest reports as skipped. Each test is labelled with its section, its
+# implementation, its kind and `exercise=<name>`, the exercise whose module
+# the runner loads for the kernel: the runner says which, and the tools
+# select an exercise's tests by that label, never by the test's name.
 # Inputs: WB_RUNNER, WB_IMPL, WB_MODULES (the implementation's module folder),
-# WB_PYTHON, WB_CHECKS.
+# WB_PYTHON, WB_CHECKS, WB_COURSE (workbook.toml as CMake statements).
 cmake_policy(VERSION 3.24)
+
+include("${WB_COURSE}")
 
 if(NOT EXISTS "${WB_RUNNER}")
   return()
 endif()
 execute_process(COMMAND "${WB_RUNNER}" --list OUTPUT_VARIABLE listing RESULT_VARIABLE rc
                 TIMEOUT 60)
-if(NOT rc EQUAL 0)
+if(rc EQUAL 0)
+  string(JSON kernel_count ERROR_VARIABLE json_error LENGTH "${listing}")
+endif()
+if(NOT rc EQUAL 0 OR json_error)
+  # A placeholder that fails, so the missing tests are not silently absent;
+  # the grader reads the `placeholder` and `runner` labels.
   add_test("${WB_IMPL}.runner.LIST_FAILED" "${WB_RUNNER}" --list)
+  set_tests_properties("${WB_IMPL}.runner.LIST_FAILED" PROPERTIES
+                       LABELS "${WB_IMPL};runner;placeholder")
   return()
 endif()
-string(REPLACE "\n" ";" lines "${listing}")
-foreach(line IN LISTS lines)
-  if(NOT line MATCHES "^([a-z]+) ([^ ]+) ([^ ]+) ([^ ]+) ([^ ]+) ([^ ]+) ([^ ]+)$")
-    continue()
+
+# A field of kernel `index`: the number as text, or "" when it is null (the
+# kernel is not graded on that quantity).
+function(wb_kernel_field out index field)
+  string(JSON type TYPE "${listing}" ${index} ${field})
+  if(type STREQUAL "NULL")
+    set(${out} "" PARENT_SCOPE)
+  else()
+    string(JSON value GET "${listing}" ${index} ${field})
+    set(${out} "${value}" PARENT_SCOPE)
   endif()
-  set(section "${CMAKE_MATCH_1}")
-  set(id "${CMAKE_MATCH_2}")
-  set(name "${CMAKE_MATCH_4}")
-  set(load "${CMAKE_MATCH_5}")
-  set(store "${CMAKE_MATCH_6}")
-  set(sectors "${CMAKE_MATCH_7}")
-  if(NOT load STREQUAL "-" OR NOT store STREQUAL "-" OR NOT sectors STREQUAL "-")
+endfunction()
+
+if(kernel_count EQUAL 0)
+  return()
+endif()
+math(EXPR last "${kernel_count} - 1")
+foreach(index RANGE ${last})
+  foreach(field IN ITEMS section id exercise name)
+    string(JSON ${field} GET "${listing}" ${index} ${field})
+  endforeach()
+  if(NOT exercise IN_LIST WB_${section}_EXERCISES)
+    message(FATAL_ERROR "${WB_RUNNER} --list: kernel ${section}/${id} names exercise "
+                        "'${exercise}', which workbook.toml does not list in section ${section}")
+  endif()
+  wb_kernel_field(load ${index} sharedLoadWays)
+  wb_kernel_field(store ${index} sharedStoreWays)
+  wb_kernel_field(sectors ${index} globalStoreSectors)
+  set(labels "${section};${WB_IMPL};exercise=${exercise}")
+  if(NOT load STREQUAL "" OR NOT store STREQUAL "" OR NOT sectors STREQUAL "")
     set(expect "")
-    if(NOT load STREQUAL "-")
+    if(NOT load STREQUAL "")
       list(APPEND expect --load ${load})
     endif()
-    if(NOT store STREQUAL "-")
+    if(NOT store STREQUAL "")
       list(APPEND expect --store ${store})
     endif()
-    if(NOT sectors STREQUAL "-")
+    if(NOT sectors STREQUAL "")
       list(APPEND expect --store-sectors ${sectors})
     endif()
     set(test "${WB_IMPL}.${section}.profile.${id}")
     add_test("${test}" "${WB_PYTHON}" "${WB_CHECKS}/profile_check.py" --runner "${WB_RUNNER}"
              --kernel "${section}/${id}" --name "${name}" ${expect})
-    set_tests_properties("${test}" PROPERTIES LABELS "${section};${WB_IMPL};profile"
+    set_tests_properties("${test}" PROPERTIES LABELS "${labels};profile"
                          SKIP_RETURN_CODE 77 RUN_SERIAL TRUE TIMEOUT 240
                          ENVIRONMENT "WB_MODULES=${WB_MODULES}")
   endif()
   set(test "${WB_IMPL}.${section}.sanitize.${id}")
   add_test("${test}" "${WB_PYTHON}" "${WB_CHECKS}/sanitize_check.py" --runner "${WB_RUNNER}"
            --kernel "${section}/${id}")
-  set_tests_properties("${test}" PROPERTIES LABELS "${section};${WB_IMPL};sanitize"
+  set_tests_properties("${test}" PROPERTIES LABELS "${labels};sanitize"
                        SKIP_RETURN_CODE 77 TIMEOUT 360 ENVIRONMENT "WB_MODULES=${WB_MODULES}")
 endforeach()

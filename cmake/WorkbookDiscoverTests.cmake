@@ -13,18 +13,46 @@
 #   WB_LABELS  labels every test gets (section, implementation)
 #   WB_KINDS   the kinds to register (host, gpu, perf)
 #   WB_TIMEOUT_host / _gpu / _perf  per-kind timeouts in seconds
+#   WB_COURSE  workbook.toml as CMake statements (WB_<section>_EXERCISES)
+#   WB_SECTION the section whose exercises the tests may belong to
+#   WB_EXERCISE every test of the executable belongs to this exercise (a host
+#              exercise's tests, linked with that exercise's object alone)
+#   WB_EXERCISE_BY_PARAMETER  true where a parameterised test's parameter
+#              name starts with the exercise of the kernel it runs
+#
+# This script is the one place that reads GoogleTest's names; everything
+# else (the grader, ./workbook, the checks) reads the labels set here,
+# through wbcore/ctest_listing.py.
 #
 # The kind of a test comes from its suite name: Host*, Gpu*, Perf* (after an
 # optional "Instantiation/" prefix). Each kind adds its label and timeout;
-# perf tests run alone (RUN_SERIAL). Every test runs through the verdict
-# wrapper: passed only when GoogleTest's report says so; a test GoogleTest
-# reports as skipped (no GPU) exits 77, which CTest reports as skipped.
+# perf tests run alone (RUN_SERIAL).
+#
+# The exercise of a test becomes its label `exercise=<name>`. Where the
+# executable holds one exercise's tests (WB_EXERCISE), every test gets it.
+# In a section's kernel tests, each parameterised test runs one kernel, and
+# its parameter name, which the test source's name generator builds from the
+# kernel's exercise, is `<exercise>` or `<exercise>_<case>` (exercise names
+# hold no '_'): the source declares the exercise where it declares the
+# kernel, so a new test of a kernel is labelled without any list to keep up
+# to date. A test with no parameter (a performance comparison of several
+# kernels) is section-wide. A parameter naming no exercise of the section is
+# an error: CTest then lists and runs nothing until it is fixed, rather than
+# leaving a kernel's tests worth no points.
+#
+# Every test runs through the verdict wrapper: passed only when GoogleTest's
+# report says so; a test GoogleTest reports as skipped (no GPU) exits 77,
+# which CTest reports as skipped.
 
 cmake_policy(VERSION 3.24)
 
+include("${WB_COURSE}")
+
+# Placeholders fail, so the missing tests are not silently absent; the
+# grader reads their `placeholder` label.
 if(NOT EXISTS "${WB_EXE}" OR NOT EXISTS "${WB_LIST_EXE}")
   add_test("${WB_PREFIX}NOT_BUILT" "${WB_EXE}")
-  set_tests_properties("${WB_PREFIX}NOT_BUILT" PROPERTIES LABELS "${WB_LABELS}")
+  set_tests_properties("${WB_PREFIX}NOT_BUILT" PROPERTIES LABELS "${WB_LABELS};placeholder")
   return()
 endif()
 
@@ -46,7 +74,8 @@ execute_process(
 if(NOT listing_result EQUAL 0)
   # Surface the problem as a failing test rather than a silent empty suite.
   add_test("${WB_PREFIX}LIST_TESTS_FAILED" "${WB_LIST_EXE}" --gtest_list_tests)
-  set_tests_properties("${WB_PREFIX}LIST_TESTS_FAILED" PROPERTIES LABELS "${WB_LABELS}")
+  set_tests_properties("${WB_PREFIX}LIST_TESTS_FAILED" PROPERTIES
+                      LABELS "${WB_LABELS};placeholder")
   return()
 endif()
 
@@ -73,6 +102,18 @@ foreach(line IN LISTS lines)
     if(NOT kind IN_LIST WB_KINDS)
       continue()
     endif()
+    set(exercise "${WB_EXERCISE}")
+    if(WB_EXERCISE_BY_PARAMETER AND test MATCHES "/([^/_]+)[^/]*$")
+      set(exercise "${CMAKE_MATCH_1}")
+    endif()
+    set(labels "${WB_LABELS};${kind}")
+    if(NOT exercise STREQUAL "")
+      if(NOT exercise IN_LIST WB_${WB_SECTION}_EXERCISES)
+        message(FATAL_ERROR "${WB_LIST_EXE}: test ${full} names exercise '${exercise}', which "
+                            "workbook.toml does not list in section '${WB_SECTION}'")
+      endif()
+      list(APPEND labels "exercise=${exercise}")
+    endif()
     set(name "${WB_PREFIX}${full}")
     add_test("${name}" "${WB_PYTHON}" -I -S "${WB_VERDICT}" --test "${full}" --name "${name}"
              ${links}
@@ -82,7 +123,7 @@ foreach(line IN LISTS lines)
       set(serial TRUE)
     endif()
     set_tests_properties("${name}" PROPERTIES
-      LABELS "${WB_LABELS};${kind}"
+      LABELS "${labels}"
       TIMEOUT "${WB_TIMEOUT_${kind}}"
       RUN_SERIAL ${serial}
       SKIP_RETURN_CODE 77

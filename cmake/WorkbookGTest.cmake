@@ -36,7 +36,8 @@ endif()
 
 # wb_register_gtests(<executable> PREFIX <text> LABELS <labels...> [KINDS <kinds...>]
 #                    [MODULES <folders>] [LIST_EXECUTABLE <executable>]
-#                    [LINKS <section/exercise...>])
+#                    [LINKS <section/exercise...>]
+#                    [SECTION <section> [EXERCISE <exercise> | EXERCISE_BY_PARAMETER]])
 # Registers every test of a GoogleTest executable with CTest, one CTest test
 # per gtest test (each in its own process, so a crash or a hang fails only
 # that test). The list is read when CTest runs
@@ -48,8 +49,21 @@ endif()
 # WB_MODULES, the folders of the kernel modules the tests load; LINKS names
 # the exercises whose objects are linked into the executable (the grader's
 # record of what the test ran). Suites are named by kind: Host*, Gpu*, Perf*.
+# SECTION with EXERCISE labels every test `exercise=<exercise>`; with
+# EXERCISE_BY_PARAMETER each parameterised test gets the exercise its
+# parameter name starts with (cmake/WorkbookDiscoverTests.cmake says why);
+# without either the tests are section-wide.
 function(wb_register_gtests executable)
-  cmake_parse_arguments(ARG "" "PREFIX;MODULES;LIST_EXECUTABLE" "LABELS;KINDS;LINKS" ${ARGN})
+  cmake_parse_arguments(ARG "EXERCISE_BY_PARAMETER" "PREFIX;MODULES;LIST_EXECUTABLE;SECTION;EXERCISE"
+                        "LABELS;KINDS;LINKS" ${ARGN})
+  if((ARG_EXERCISE OR ARG_EXERCISE_BY_PARAMETER) AND NOT ARG_SECTION)
+    message(FATAL_ERROR "wb_register_gtests(${executable}): EXERCISE and EXERCISE_BY_PARAMETER "
+                        "need the SECTION whose exercises they name")
+  endif()
+  if(ARG_EXERCISE AND NOT ARG_EXERCISE IN_LIST WB_${ARG_SECTION}_EXERCISES)
+    message(FATAL_ERROR "wb_register_gtests(${executable}): workbook.toml lists no exercise "
+                        "${ARG_SECTION}/${ARG_EXERCISE}")
+  endif()
   if(NOT ARG_KINDS)
     set(ARG_KINDS host gpu perf)
   endif()
@@ -70,6 +84,10 @@ set(WB_VERDICT [==[${CMAKE_SOURCE_DIR}/tests/checks/gtest_verdict.py]==])
 set(WB_TIMEOUT_host ${WB_TIMEOUT_host})
 set(WB_TIMEOUT_gpu ${WB_TIMEOUT_gpu})
 set(WB_TIMEOUT_perf ${WB_TIMEOUT_perf})
+set(WB_COURSE [==[${WB_COURSE_CMAKE}]==])
+set(WB_SECTION [==[${ARG_SECTION}]==])
+set(WB_EXERCISE [==[${ARG_EXERCISE}]==])
+set(WB_EXERCISE_BY_PARAMETER ${ARG_EXERCISE_BY_PARAMETER})
 include([==[${CMAKE_SOURCE_DIR}/cmake/WorkbookDiscoverTests.cmake]==])
 ")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")

@@ -29,6 +29,7 @@ import xml.etree.ElementTree as ET
 
 from wbcore import build as wbbuild
 from wbcore import course as wbex
+from wbcore import ctest_listing
 from wbcore import object_check
 from wbcore import results as wbres
 from .score import FAILED, NOT_RUN, PASSED, TestOutcome
@@ -37,9 +38,6 @@ GPU_LABELS = ("gpu", "perf", "profile", "sanitize")
 # Tests that measure: they run one submission at a time, alone on the GPU
 # (the other tests of submissions graded in parallel may share it).
 TIMING_LABELS = ("perf", "profile")
-# Tests the discovery scripts add when an executable is missing or cannot
-# list its tests (cmake/WorkbookDiscover*.cmake).
-PLACEHOLDER_RE = re.compile(r"\.(NOT_BUILT|LIST_TESTS_FAILED|LIST_FAILED)$")
 CTEST_ABNORMAL_RE = re.compile(r"Test\s+#\d+: (\S+) .*?\*\*\*(Timeout|Exception: .*?)\s+[\d.]+ sec")
 LEAN_OPTIONS = ("-DWB_BUILD_STARTER=ON", "-DWB_BUILD_TESTS=ON", "-DWB_BUILD_SOLUTIONS=OFF",
                 "-DWB_BUILD_MUTANTS=OFF", "-DWB_BUILD_TOOLS=OFF")
@@ -311,28 +309,22 @@ def failing_sections(output, all_exercises):
 
 def _ctest_listing(slot, commands, args=(), timeout=600):
     """[(name, labels)] of the tests `ctest -N` lists with these arguments,
-    in CTest's order."""
-    result = commands.run(["ctest", "--test-dir", slot.build, "-N", "--show-only=json-v1", *args],
-                          timeout, separate_errors=True)
-    if not result.ok:
-        raise RuntimeError(f"ctest could not list the tests:\n{result.errors[-3000:]}")
+    in CTest's order (wbcore/ctest_listing.py, run through `commands` so
+    that Ctrl-C stops it). The labels carry each test's section, kind and
+    exercise; a label naming an exercise the list lacks is an error."""
+    def run(command, limit):
+        result = commands.run(command, limit, separate_errors=True)
+        return (0 if result.ok else 1), result.output, result.errors
     try:
-        document = json.loads(result.output)
-    except ValueError as err:
-        raise RuntimeError(f"ctest's test list is not JSON ({err})") from None
-    tests = []
-    for test in document.get("tests", []):
-        labels = ()
-        for prop in test.get("properties", []):
-            if prop.get("name") == "LABELS":
-                labels = tuple(prop.get("value") or ())
-        tests.append((test.get("name", ""), labels))
-    return tests
+        listed = ctest_listing.list_tests(slot.build, args, run=run, timeout=timeout)
+    except ctest_listing.ListingError as err:
+        raise RuntimeError(str(err)) from None
+    return [(t.name, t.labels) for t in listed]
 
 
 def list_tests(slot, commands, timeout=600):
     """[(name, labels)] of every starter test CTest knows in the build."""
-    return [t for t in _ctest_listing(slot, commands, (), timeout) if t[0].startswith("starter.")]
+    return _ctest_listing(slot, commands, ["-L", "^starter$"], timeout)
 
 
 def _label_regex(labels):
@@ -524,20 +516,21 @@ def test_outcomes(inventory, junit_results, ctest_output, not_run_reason, suite_
 
 
 def unavailable_tests(inventory, all_exercises):
-    """{(section, label): reason} for placeholder tests: an executable that
-    was not built or could not list its tests, so the tests it holds are
-    unknown. The kernel runner's placeholder covers profile and sanitize."""
+    """{(section, label): reason} for placeholder tests (label
+    `placeholder`): an executable that was not built or could not list its
+    tests, so the tests it holds are unknown. The kernel runner's
+    placeholder (label `runner`) covers profile and sanitize."""
     found = {}
     for name, labels in inventory:
-        if not PLACEHOLDER_RE.search(name):
+        if ctest_listing.PLACEHOLDER_LABEL not in labels:
             continue
-        parts = name.split(".")
-        if parts[1] == "runner":
-            for section in {e.section for e in all_exercises}:
+        section = ctest_listing.section_of(labels, all_exercises)
+        if "runner" in labels:
+            for runner_section in {e.section for e in all_exercises}:
                 for label in ("profile", "sanitize"):
-                    found[(section, label)] = "the kernel runner could not list its kernels"
-        else:
+                    found[(runner_section, label)] = "the kernel runner could not list its kernels"
+        elif section is not None:
             for label in ("host", "gpu", "perf"):
-                found[(parts[1], label)] = (f"the {parts[1]} tests could not be built or "
-                                            "listed, so none of them ran")
+                found[(section, label)] = (f"the {section} tests could not be built or "
+                                           "listed, so none of them ran")
     return found

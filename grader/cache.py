@@ -21,12 +21,13 @@ when it was stored. What runs in a test process:
     runs (wb::loadOnlyModule), so it ran its exercise's code alone.
 
 The key of a test is a hash over its name and labels, the context, and the
-files of the exercises it is expected to run (its owner's, from its name,
-else its section's): the index under which an outcome is looked up. The
+files of the exercises it is expected to run (those of the exercise its
+`exercise=` label names, else its section's: wbcore/ctest_listing.py): the
+index under which an outcome is looked up. The
 entry also stores the digest of every exercise file the run actually loaded
 or linked, and is reused only when each of those equals the submission's:
-so even a test that ran more than its name suggests is reused only where all
-of it was the same. A GoogleTest test without a record is never stored.
+so even a test that ran more than its labels suggest is reused only where
+all of it was the same. A GoogleTest test without a record is never stored.
 
 What is never read from or written to the cache: perf tests (timings are
 measured afresh for every submission), placeholder tests (an executable
@@ -54,12 +55,14 @@ import subprocess
 
 from wbcore import build as wbbuild
 from wbcore import course as wbex
+from wbcore import ctest_listing
 from . import report as gr
 from . import score as gs
-from .build import PLACEHOLDER_RE
 from .submission import exercise_path
 
-FORMAT = 2                  # bump when an entry or a key changes meaning
+# Bump when an entry or a key changes meaning. 3: a test's exercise comes
+# from its `exercise=` label, no longer from its name.
+FORMAT = 3
 UNCACHED_LABELS = ("perf",)
 # Tests that run the kernel runner, which loads the module of their own
 # exercise and no other (so they need no record of what they loaded).
@@ -139,15 +142,15 @@ def context(gpu_present, gpu_note, cmake_args, root=wbex.ROOT, versions=None, en
     return _sha256(json.dumps(document, sort_keys=True).encode())
 
 
-def dependencies(test_name, all_exercises):
+def dependencies(labels, all_exercises):
     """The exercises whose files a test is expected to run (see the module's
-    docstring): its owner, else its section's, else all of them. The key
-    covers them; the entry's record of what really ran is checked too."""
-    owner = gs.owner_of(test_name, all_exercises)
+    docstring), from its labels: the exercise they name, else their
+    section's, else all of them. The key covers them; the entry's record of
+    what really ran is checked too."""
+    owner = ctest_listing.exercise_of(labels, all_exercises)
     if owner is not None:
         return [owner]
-    parts = test_name.split(".")
-    section = parts[1] if len(parts) >= 3 else None
+    section = ctest_listing.section_of(labels, all_exercises)
     return [e for e in all_exercises if e.section == section] or list(all_exercises)
 
 
@@ -164,16 +167,16 @@ def exercise_digests(staged, all_exercises):
     return digests
 
 
-def readable(name, labels):
+def readable(labels):
     """Whether a test's outcome may come from the cache at all."""
     return (not any(label in UNCACHED_LABELS for label in labels)
-            and not PLACEHOLDER_RE.search(name))
+            and ctest_listing.PLACEHOLDER_LABEL not in labels)
 
 
 def cacheable(outcome):
     """Whether an outcome may be stored: a plain pass or fail of a test that
     may come from the cache (not run, timed out or crashed: never)."""
-    return (readable(outcome.name, outcome.labels) and outcome.result in (gs.PASSED, gs.FAILED)
+    return (readable(outcome.labels) and outcome.result in (gs.PASSED, gs.FAILED)
             and not outcome.reason)
 
 
@@ -183,12 +186,12 @@ def test_key(name, labels, context_digest, digests, all_exercises):
         "test": name,
         "labels": list(labels),
         "context": context_digest,
-        "files": {e.key: digests[e.key] for e in dependencies(name, all_exercises)},
+        "files": {e.key: digests[e.key] for e in dependencies(labels, all_exercises)},
     }
     return _sha256(json.dumps(document, sort_keys=True).encode())
 
 
-def ran_files(name, labels, record, digests, all_exercises):
+def ran_files(labels, record, digests, all_exercises):
     """{exercise key: digest} of the exercise files a finished test ran
     (loaded as a module or linked as an object), or None when that is not
     known, so its outcome must not be stored: a GoogleTest test's from its
@@ -199,7 +202,7 @@ def ran_files(name, labels, record, digests, all_exercises):
             return None
         return {m: digests[m] for m in modules}
     if any(label in RUNNER_LABELS for label in labels):
-        return {e.key: digests[e.key] for e in dependencies(name, all_exercises)}
+        return {e.key: digests[e.key] for e in dependencies(labels, all_exercises)}
     return None
 
 

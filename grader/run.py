@@ -195,7 +195,7 @@ class Grader:
         for t in fresh:
             t.output = gb.student_paths(t.output, slot)
             if t.name in keys and not run.timed_out:
-                ran = gc.ran_files(t.name, t.labels, run.records.get(t.name), digests,
+                ran = gc.ran_files(t.labels, run.records.get(t.name), digests,
                                    self.all_exercises)
                 self.cache.put(keys[t.name], t, ran)
         return gc.merge(inventory, cached, fresh), run
@@ -214,7 +214,7 @@ class Grader:
                                                  options.cmake_args)
         digests = gc.exercise_digests(slot.staged, self.all_exercises)
         return ({name: gc.test_key(name, labels, self._cache_context, digests, self.all_exercises)
-                 for name, labels in inventory if gc.readable(name, labels)}, digests)
+                 for name, labels in inventory if gc.readable(labels)}, digests)
 
     def _compile(self, slot, submission, problems):
         """Each submitted exercise that does not compile scores 0 with the

@@ -6,9 +6,9 @@ on made-up outcomes.
 """
 import collections
 import dataclasses
-import re
 
 from wbcore import course as wbex
+from wbcore import ctest_listing
 
 PASSED, FAILED, NOT_RUN = "passed", "failed", "not run"
 # States of a graded check, worst first where summaries pick one.
@@ -68,28 +68,10 @@ class CheckResult:
         return sum(t.seconds for t in self.tests)
 
 
-def owner_of(test_name, all_exercises):
-    """The exercise a test belongs to, or None for a section-wide test.
-    Besides the exercise name as a token of the test name (exercise_of_test),
-    a suite named after the exercise counts: HostEffectiveBandwidth.* belongs
-    to effectiveBandwidth."""
-    found = wbex.exercise_of_test(test_name, all_exercises)
-    if found is not None:
-        return found
-    parts = test_name.split(".", 2)
-    if len(parts) < 3:
-        return None
-    suite = parts[2].split(".", 1)[0].split("/")[-1]
-    for e in all_exercises:
-        if e.section == parts[1] and re.fullmatch(
-                rf"(Host|Gpu|Perf){re.escape(e.name[:1].upper() + e.name[1:])}", suite):
-            return e
-    return None
-
-
 def _group(points, outcomes, all_exercises):
     """{(section, exercise or None, kind): [outcomes]} and the names of the
-    tests no kind covers."""
+    tests no kind covers. A test's section and exercise are those its labels
+    name (wbcore/ctest_listing.py), as the build's CTest listing gave them."""
     groups = collections.defaultdict(list)
     unkinded = []
     for t in outcomes:
@@ -97,8 +79,8 @@ def _group(points, outcomes, all_exercises):
         if kind is None:
             unkinded.append(t.name)
             continue
-        e = owner_of(t.name, all_exercises)
-        section = t.name.split(".")[1] if t.name.count(".") >= 2 else ""
+        e = ctest_listing.exercise_of(t.labels, all_exercises)
+        section = ctest_listing.section_of(t.labels, all_exercises) or ""
         groups[(section, e.name if e else None, kind)].append(t)
     return groups, unkinded
 

@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 
 from wbcore import build as wbbuild
 from wbcore import course as wbex
+from wbcore import ctest_listing
 from wbcore import results as wbres
 
 from student import hints as wbhints
@@ -36,13 +37,15 @@ def run_starter_tests(label_regex, include_perf, junit):
         return []
 
 
-def summarize(results):
-    """{exercise key: Counter of results} and the first failure per key."""
-    all_ex = wbex.exercises()
+def summarize(results, listed):
+    """{exercise key: Counter of results} and the first failure per key;
+    `listed` ({test name: ListedTest}, the build's CTest listing) says which
+    exercise each test belongs to."""
     per = collections.defaultdict(collections.Counter)
     first_failure = {}
     for r in results:
-        e = wbex.exercise_of_test(r.name, all_ex)
+        test = listed.get(r.name)
+        e = test.exercise if test else None
         key = e.key if e else None
         per[key][r.result] += 1
         if r.result == "failed" and key not in first_failure:
@@ -71,8 +74,8 @@ def failure_excerpt(result, lines=6):
     return "\n".join("      " + l.strip()[:160] for l in (keep or text[:lines]))
 
 
-def print_progress(results, gpu_ok, gpu_note):
-    per, first_failure = summarize(results)
+def print_progress(results, listed, gpu_ok, gpu_note):
+    per, first_failure = summarize(results, listed)
     # Next, in teaching order: the first exercise with a failing test or, where
     # its tests could not run (no GPU), with a TODO left in its file.
     nxt = None
@@ -122,8 +125,13 @@ def status(include_perf=False):
     if not wbbuild.configure_and_build(quiet=True):
         return 1
     gpu_ok, gpu_note = wbbuild.gpu_present()
+    try:
+        listed = ctest_listing.by_name(ctest_listing.list_tests(BUILD, ["-L", "^starter$"]))
+    except ctest_listing.ListingError as err:
+        print(f"workbook: {err}", file=sys.stderr)
+        return 1
     results = run_starter_tests(None, include_perf, BUILD / "progress.xml")
-    print_progress(results, gpu_ok, gpu_note)
+    print_progress(results, listed, gpu_ok, gpu_note)
     return 0
 
 
@@ -138,10 +146,9 @@ def check(name, include_perf=False):
         except LookupError as err:
             print(f"workbook: {err}", file=sys.stderr)
             return 2
-        # Whole-token match, as exercise_of_test does.
-        first = f"[{e.name[0].lower()}{e.name[0].upper()}]"
-        selector = ["-L", f"^{e.section}$", "-R",
-                    rf"(^|[/_.])(Host|Gpu|Perf)?{first}{e.name[1:]}($|[/_.])"]
+        # The exercise's tests carry its label (wbcore/ctest_listing.py);
+        # repeated -L options must all match.
+        selector = ["-L", f"^{e.section}$", "-L", f"^{ctest_listing.exercise_label(e.name)}$"]
     cmd = ["ctest", "--test-dir", str(BUILD), "-L", "starter", "--output-on-failure"] + selector
     if not include_perf:
         cmd += ["-LE", "perf"]

@@ -101,14 +101,18 @@ wants sanitize && ctest_stage sanitize -j 4 -L sanitize
 wants mutant && ctest_stage mutant -V -L mutant
 if wants perf; then
   ctest_stage perf -V -L perf -L solutions
-  # Repeats inside each section's process: GoogleTest runs the Perf* tests
-  # PERF_RUNS times; a run fails when any of its tests fails.
+  # Repeats inside each section's process: GoogleTest runs the section's
+  # performance tests (those CTest labels perf, as wbcore/ctest_listing.py
+  # lists them) PERF_RUNS times; a run fails when any of its tests fails.
   : >"$LOG/perf-repeat.log"
   for section in layout reduction transpose; do
     exe="$BUILD/tests/$section/wb_${section}_tests"
     [ -x "$exe" ] || continue
+    perf_tests=$(python3 "$ROOT/wbcore/ctest_listing.py" "$BUILD" --gtest-filter \
+                   -L '^perf$' -L '^solutions$' -L "^$section\$")
+    [ -n "$perf_tests" ] || continue
     WB_MODULES="$BUILD/modules/solutions" \
-      "$exe" --gtest_filter='Perf*' --gtest_repeat="$PERF_RUNS" --gtest_brief=1 \
+      "$exe" --gtest_filter="$perf_tests" --gtest_repeat="$PERF_RUNS" --gtest_brief=1 \
       >"$LOG/perf-repeat-$section.log" 2>&1
     # Each iteration ends with "[==========] N tests from ... ran."; a run
     # failed when one of its tests printed "[  FAILED  ] Name (T ms)".
@@ -173,9 +177,9 @@ fi
   cat "$LOG/stages.txt" 2>/dev/null
   for name in solutions starter profile sanitize mutant perf grading; do
     [ -f "$LOG/$name.xml" ] || continue
-    extra=""
-    [ "$name" = starter ] && extra="--by-exercise"
-    python3 "$ROOT/tests/checks/ctest_summary.py" "$LOG/$name.xml" --title "$name" $extra
+    extra=()
+    [ "$name" = starter ] && extra=(--by-exercise "$BUILD")
+    python3 "$ROOT/tests/checks/ctest_summary.py" "$LOG/$name.xml" --title "$name" "${extra[@]}"
   done
   [ -f "$LOG/starter-check.log" ] && tail -3 "$LOG/starter-check.log"
   if [ -f "$LOG/mutant.log" ]; then

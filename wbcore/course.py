@@ -162,29 +162,6 @@ def first_todo(path):
     return None
 
 
-def exercise_of_test(test_name, all_ex):
-    """The exercise a CTest test name belongs to, or None (section-wide
-    tests such as performance comparisons). The exercise name must appear as
-    a whole token of the name (tokens are separated by '/', '_' and '.'), or
-    as a suite named after it with its kind in front (HostEffectiveBandwidth
-    for effectiveBandwidth); the longest match wins, so setRowReadColPad is
-    not mistaken for setRowReadCol."""
-    parts = test_name.split(".", 2)
-    if len(parts) < 3:
-        return None
-    section = parts[1]
-    tokens = re.split(r"[/_.]", parts[2])
-    suites = {re.sub(r"^(Host|Gpu|Perf)", "", t).lower() for t in tokens}
-    best = None
-    for e in all_ex:
-        if e.section != section:
-            continue
-        if e.name in tokens or e.name.lower() in suites:
-            if best is None or len(e.name) > len(best.name):
-                best = e
-    return best
-
-
 def cmake_listing(root=ROOT):
     """The list as CMake statements: WB_SECTIONS, and per section
     WB_<section>_EXERCISES, WB_<section>_HOST_EXERCISES and

@@ -10,6 +10,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from wbcore import course as wbex  # noqa: E402
+from wbcore import ctest_listing  # noqa: E402
 from grader import points as gp  # noqa: E402
 from grader import score as gs  # noqa: E402
 
@@ -64,6 +65,14 @@ def points(text=POINTS_TEXT, split=None):
     if split:
         text = text.replace('split = "proportional"', f'split = "{split}"')
     return gp.parse(text, "points.toml", EXERCISES)
+
+
+def ctest_labels(section, kind, exercise=None, impl="starter"):
+    """A test's CTest labels as the discovery scripts set them: section,
+    implementation, kind, and `exercise=<name>` for a test of one exercise
+    (the grader reads the exercise from that label, never from the name)."""
+    found = (section, impl, kind)
+    return found + (ctest_listing.exercise_label(exercise),) if exercise else found
 
 
 def outcome(name, labels, result, output="", reason="", seconds=0.5):

@@ -8,7 +8,7 @@ import time
 import types
 import unittest
 
-from gradingtest import EXERCISES, outcome, points
+from gradingtest import EXERCISES, ctest_labels, outcome, points
 from grader import build as gb
 from grader import report as gr
 from grader import run as grun
@@ -30,7 +30,7 @@ class FakeGrader:
             raise gb.Interrupted()
         self.graded.append(name)
         passed = outcome("starter.reduction.HostEffectiveBandwidth.A",
-                         ("reduction", "starter", "host"), gs.PASSED)
+                         ctest_labels("reduction", "host", "effectiveBandwidth"), gs.PASSED)
         results, _, _ = gs.score(self.options.points, [passed], all_exercises=EXERCISES)
         reused = 1 if self.graded[:-1] else 0   # all but the first reuse the host test
         return gs.Grade(name, self.statuses.get(name, "ok"), "", results, tests_total=1,

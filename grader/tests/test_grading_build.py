@@ -13,13 +13,13 @@ import time
 import unittest
 from unittest import mock
 
-from gradingtest import EXERCISES
+from gradingtest import EXERCISES, ctest_labels
 from grader import build as gb
 from grader import score as gs
 from wbcore.results import TestResult
 
-GPU = ("layout", "starter", "gpu")
-HOST = ("reduction", "starter", "host")
+GPU = ctest_labels("layout", "gpu", "setRowReadCol")
+HOST = ctest_labels("reduction", "host", "effectiveBandwidth")
 CTEST_OUTPUT = """\
 1/4 Test #1: starter.layout.A/GpuLayout.One/square_setRowReadCol ....***Timeout 120.01 sec
 2/4 Test #2: starter.layout.A/GpuLayout.One/rect_setRowReadCol ***Exception: SegFault 0.1 sec
@@ -34,9 +34,9 @@ class OutcomesTest(unittest.TestCase):
                      ("starter.reduction.HostEffectiveBandwidth.A", HOST),
                      ("starter.reduction.HostEffectiveBandwidth.B", HOST),
                      ("starter.layout.profile.square_setRowReadCol",
-                      ("layout", "starter", "profile")),
+                      ctest_labels("layout", "profile", "setRowReadCol")),
                      ("starter.layout.sanitize.square_setRowReadCol",
-                      ("layout", "starter", "sanitize"))]
+                      ctest_labels("layout", "sanitize", "setRowReadCol"))]
         junit = {r.name: r for r in [
             TestResult(inventory[0][0], "failed", 120.0, "start\n"),
             TestResult(inventory[1][0], "failed", 0.1, ""),
@@ -72,11 +72,16 @@ class OutcomesTest(unittest.TestCase):
         self.assertEqual(outcomes[0].reason, "the test run was stopped after 600 s")
 
     def test_placeholders_make_their_tests_unknown(self):
-        unavailable = gb.unavailable_tests([("starter.layout.NOT_BUILT", ("layout", "starter")),
-                                            ("starter.runner.LIST_FAILED", ())], EXERCISES)
+        # Found by their labels: a name that looks like a placeholder's is
+        # not one, and a placeholder's name is not read.
+        unavailable = gb.unavailable_tests(
+            [("starter.layout.A", ("layout", "starter", "placeholder")),
+             ("starter.B", ("starter", "runner", "placeholder")),
+             ("starter.transpose.NOT_BUILT", ("transpose", "starter", "gpu"))], EXERCISES)
         self.assertIn(("layout", "gpu"), unavailable)
         self.assertIn(("reduction", "sanitize"), unavailable)
         self.assertNotIn(("reduction", "gpu"), unavailable)
+        self.assertNotIn(("transpose", "gpu"), unavailable)
 
 
 class BuildOutputTest(unittest.TestCase):
@@ -136,17 +141,23 @@ FAKE_TESTS = [
     ("workbook.starter_is_unsolved", "meta"),
     ("model.layout.HostBankModel.A", "host;layout"),
     ("starter.layout.PerfLayout.SquareRowRowBeatsColCol", "layout;starter;perf"),
-    ("starter.layout.Layout/GpuLayout.SingleBlock/square_setRowReadCol", "layout;starter;gpu"),
-    ("starter.layout.Layout/GpuLayout.SingleBlock/rect_setRowReadCol", "layout;starter;gpu"),
-    ("starter.reduction.HostEffectiveBandwidth.OneGigabyteInOneSecond", "reduction;starter;host"),
-    ("starter.reduction.HostEffectiveBandwidth.TimeIsInMilliseconds", "reduction;starter;host"),
-    ("starter.layout.profile.square_setRowReadCol", "layout;starter;profile"),
-    ("starter.layout.sanitize.square_setRowReadCol", "layout;starter;sanitize"),
-    ("starter.reduction.sanitize.reduceSmem", "reduction;starter;sanitize"),
+    ("starter.layout.Layout/GpuLayout.SingleBlock/setRowReadCol_square",
+     "layout;starter;gpu;exercise=setRowReadCol"),
+    ("starter.layout.Layout/GpuLayout.SingleBlock/setRowReadCol_rect",
+     "layout;starter;gpu;exercise=setRowReadCol"),
+    ("starter.reduction.HostEffectiveBandwidth.OneGigabyteInOneSecond",
+     "reduction;starter;host;exercise=effectiveBandwidth"),
+    ("starter.reduction.HostEffectiveBandwidth.TimeIsInMilliseconds",
+     "reduction;starter;host;exercise=effectiveBandwidth"),
+    ("starter.layout.profile.square_setRowReadCol", "layout;starter;exercise=setRowReadCol;profile"),
+    ("starter.layout.sanitize.square_setRowReadCol",
+     "layout;starter;exercise=setRowReadCol;sanitize"),
+    ("starter.reduction.sanitize.reduceSmem", "reduction;starter;exercise=reduceSmem;sanitize"),
 ]
 STARTER = [name for name, labels in FAKE_TESTS if "starter" in labels.split(";")]
 TIMED = [name for name, labels in FAKE_TESTS if {"perf", "profile"} & set(labels.split(";"))]
-HOST = [name for name, labels in FAKE_TESTS if labels == "reduction;starter;host"]
+HOST = [name for name, labels in FAKE_TESTS
+        if labels == "reduction;starter;host;exercise=effectiveBandwidth"]
 # Each fake test logs its name and, as tests/checks/gtest_verdict.py does, leaves a
 # record in $WB_TEST_RECORDS when the grader gives one.
 LOGGER = ("import json, os, sys; open(sys.argv[1], 'a').write(sys.argv[2] + '\\n'); "
@@ -207,6 +218,17 @@ class RunTestsTest(unittest.TestCase):
 
     def test_the_listing_is_ctests_order_and_keeps_only_the_starter_tests(self):
         self.assertEqual([name for name, _ in gb.list_tests(self.slot, gb.Commands())], STARTER)
+        labels = dict(gb.list_tests(self.slot, gb.Commands()))
+        self.assertIn("exercise=effectiveBandwidth", labels[HOST[0]])
+
+    def test_a_label_naming_an_unknown_exercise_stops_the_grading(self):
+        testfile = self.slot.build / "CTestTestfile.cmake"
+        testfile.write_text(testfile.read_text() + (
+            "add_test(starter.layout.Odd true)\n"
+            "set_tests_properties(starter.layout.Odd PROPERTIES LABELS "
+            "[==[layout;starter;gpu;exercise=setRowReadSideways]==])\n"))
+        with self.assertRaisesRegex(RuntimeError, "setRowReadSideways"):
+            gb.list_tests(self.slot, gb.Commands())
 
     def test_all_tests_the_timed_ones_last_under_the_lock(self):
         run = self.run_tests()

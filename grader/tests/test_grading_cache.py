@@ -9,7 +9,7 @@ import tempfile
 import unittest
 from unittest import mock
 
-from gradingtest import EXERCISES, outcome, points
+from gradingtest import EXERCISES, ctest_labels, outcome, points
 from grader import build as gb
 from grader import cache as gc
 from grader import run as grun
@@ -17,16 +17,19 @@ from grader import score as gs
 from grader import submission as gsub
 from wbcore.results import TestResult
 
-GPU = ("layout", "starter", "gpu")
-GPU_ROW = "starter.layout.Layout/GpuLayout.SingleBlock/square_setRowReadCol"
-GPU_PAD = "starter.layout.Layout/GpuLayout.SingleBlock/square_setRowReadColPad"
+GPU = ctest_labels("layout", "gpu", "setRowReadCol")
+GPU_PAD_LABELS = ctest_labels("layout", "gpu", "setRowReadColPad")
+PERF_LABELS = ctest_labels("layout", "perf")
+HOST_LABELS = ctest_labels("reduction", "host", "effectiveBandwidth")
+SANITIZE_LABELS = ctest_labels("layout", "sanitize", "setRowReadCol")
+GPU_ROW = "starter.layout.Layout/GpuLayout.SingleBlock/setRowReadCol_square"
+GPU_PAD = "starter.layout.Layout/GpuLayout.SingleBlock/setRowReadColPad_square"
 PERF = "starter.layout.PerfLayout.SquarePaddingSpeedsUpColumnRead"
 HOST = "starter.reduction.HostEffectiveBandwidth.TimeIsInMilliseconds"
 HUNG = "starter.reduction.Reduction/GpuReduction.RandomSizeSweep/reduceSmem"
 SANITIZE = "starter.layout.sanitize.square_setRowReadCol"
-INVENTORY = [(GPU_ROW, GPU), (GPU_PAD, GPU), (PERF, ("layout", "starter", "perf")),
-             (HOST, ("reduction", "starter", "host")), (HUNG, ("reduction", "starter", "gpu")),
-             (SANITIZE, ("layout", "starter", "sanitize"))]
+INVENTORY = [(GPU_ROW, GPU), (GPU_PAD, GPU_PAD_LABELS), (PERF, PERF_LABELS), (HOST, HOST_LABELS),
+             (HUNG, ctest_labels("reduction", "gpu", "reduceSmem")), (SANITIZE, SANITIZE_LABELS)]
 # What CTest reports for each test: pass, a plain failure, a pass, a pass,
 # a timeout, a skip (the sanitizer cannot run here).
 JUNIT = {GPU_ROW: TestResult(GPU_ROW, "passed", 0.2, "[ OK ]"),
@@ -63,19 +66,28 @@ class KeyTest(unittest.TestCase):
                          "another exercise of the section")
         self.assertEqual(key(GPU_ROW), key(GPU_ROW, files=digests(reduction__reduceSmem="x")),
                          "an exercise of another section")
-        self.assertEqual([e.key for e in gc.dependencies(SANITIZE, EXERCISES)],
+        self.assertEqual([e.key for e in gc.dependencies(SANITIZE_LABELS, EXERCISES)],
                          ["layout/setRowReadCol"])
-        self.assertEqual([e.key for e in gc.dependencies(HOST, EXERCISES)],
+        self.assertEqual([e.key for e in gc.dependencies(HOST_LABELS, EXERCISES)],
                          ["reduction/effectiveBandwidth"])
+
+    def test_the_labels_not_the_name_say_what_a_test_depends_on(self):
+        # A name that mentions setRowReadColPad, labelled setRowReadCol.
+        self.assertNotEqual(key(GPU_PAD), key(GPU_PAD, files=digests(layout__setRowReadCol="x")))
+        self.assertEqual(key(GPU_PAD), key(GPU_PAD, files=digests(layout__setRowReadColPad="x")))
 
     def test_a_section_wide_test_depends_on_its_section(self):
         wide = "starter.layout.HostLayoutSummary.A"
-        self.assertNotEqual(key(wide), key(wide, files=digests(layout__setRowReadColPad="x")))
-        self.assertEqual(key(wide), key(wide, files=digests(reduction__reduceSmem="x")))
-        self.assertEqual(gc.dependencies("starter.Unsectioned", EXERCISES), EXERCISES)
+        section_wide = ctest_labels("layout", "host")
+        self.assertNotEqual(key(wide, section_wide),
+                            key(wide, section_wide, files=digests(layout__setRowReadColPad="x")))
+        self.assertEqual(key(wide, section_wide),
+                         key(wide, section_wide, files=digests(reduction__reduceSmem="x")))
+        self.assertEqual(gc.dependencies(("meta",), EXERCISES), EXERCISES)
 
     def test_name_labels_and_context_are_in_the_key(self):
         self.assertNotEqual(key(GPU_ROW), key(GPU_ROW.replace("square", "rect")))
+        self.assertNotEqual(key(GPU_ROW), key(GPU_ROW, labels=GPU_PAD_LABELS))
         self.assertNotEqual(key(GPU_ROW), key(GPU_ROW, labels=GPU + ("extra",)))
         self.assertNotEqual(key(GPU_ROW), key(GPU_ROW, context="another GPU"))
 
@@ -136,16 +148,16 @@ class CacheTest(unittest.TestCase):
         self.assertEqual(list(self.cache.folder.rglob("*.tmp")), [], "no temporary file left")
 
     def test_perf_not_run_timeouts_and_crashes_are_never_stored(self):
-        never = [outcome(PERF, ("layout", "starter", "perf"), gs.PASSED),
-                 outcome(SANITIZE, ("layout", "starter", "sanitize"), gs.NOT_RUN,
-                         reason="no GPU here"),
+        never = [outcome(PERF, PERF_LABELS, gs.PASSED),
+                 outcome(SANITIZE, SANITIZE_LABELS, gs.NOT_RUN, reason="no GPU here"),
                  outcome(HUNG, GPU, gs.FAILED, reason="timed out after 60 s"),
                  outcome(GPU_ROW, GPU, gs.FAILED, reason="crashed (Exception: SegFault)"),
-                 outcome("starter.layout.NOT_BUILT", ("layout", "starter"), gs.FAILED)]
+                 outcome("starter.layout.NOT_BUILT", ("layout", "starter", "placeholder"),
+                         gs.FAILED)]
         for i, t in enumerate(never):
             self.assertFalse(self.cache.put(f"k{i}", t, RAN), t.name)
         self.assertFalse(self.cache.folder.exists() and any(self.cache.folder.rglob("*.json")))
-        self.assertFalse(gc.readable(PERF, ("layout", "starter", "perf")))
+        self.assertFalse(gc.readable(PERF_LABELS))
 
     def test_a_damaged_or_foreign_entry_is_a_miss(self):
         self.assertIsNone(self.cache.get("cd34", GPU_ROW, GPU, digests()), "no entry")
@@ -154,6 +166,8 @@ class CacheTest(unittest.TestCase):
         good = json.loads(path.read_text())
         self.assertIsNotNone(self.cache.get("cd34", GPU_ROW, GPU, digests()))
         self.assertIsNone(self.cache.get("cd34", GPU_PAD, GPU, digests()), "another test's entry")
+        self.assertIsNone(self.cache.get("cd34", GPU_ROW, GPU_PAD_LABELS, digests()),
+                          "the same name, labelled with another exercise")
         for damage in (b"{\"result\": \"pass", b"\xff\xfe\x00", b"[]", b"null",
                        json.dumps(dict(good, result="not run")).encode(),
                        json.dumps(dict(good, reason="timed out")).encode(),
@@ -177,14 +191,13 @@ class CacheTest(unittest.TestCase):
 
     def test_what_a_test_ran_comes_from_its_record_or_the_runner(self):
         files = digests(layout__setRowReadCol="mine")
-        self.assertEqual(gc.ran_files(GPU_ROW, GPU, RECORDS[GPU_ROW], files, EXERCISES),
+        self.assertEqual(gc.ran_files(GPU, RECORDS[GPU_ROW], files, EXERCISES),
                          {"layout/setRowReadCol": "mine"})
-        self.assertIsNone(gc.ran_files(GPU_ROW, GPU, None, files, EXERCISES),
+        self.assertIsNone(gc.ran_files(GPU, None, files, EXERCISES),
                           "a GoogleTest test without a record is not stored")
-        self.assertIsNone(gc.ran_files(GPU_ROW, GPU, {"modules": ["layout/unknown"]}, files,
-                                       EXERCISES))
-        self.assertEqual(gc.ran_files(SANITIZE, ("layout", "starter", "sanitize"), None, files,
-                                      EXERCISES), {"layout/setRowReadCol": "mine"},
+        self.assertIsNone(gc.ran_files(GPU, {"modules": ["layout/unknown"]}, files, EXERCISES))
+        self.assertEqual(gc.ran_files(SANITIZE_LABELS, None, files, EXERCISES),
+                         {"layout/setRowReadCol": "mine"},
                          "the runner loads the module of its kernel's exercise alone")
 
     def test_merge_keeps_the_listed_order(self):

@@ -10,11 +10,12 @@ import unittest
 import xml.etree.ElementTree as ET
 from unittest import mock
 
-from gradingtest import EXERCISES, outcome, points
+from gradingtest import EXERCISES, ctest_labels, outcome, points
 from grader import report as gr
 from grader import score as gs
 
-GPU = ("layout", "starter", "gpu")
+GPU = ctest_labels("layout", "gpu", "setRowReadCol")
+GPU_PAD = ctest_labels("layout", "gpu", "setRowReadColPad")
 
 
 def sample_grade(gpu_missing=""):
@@ -24,12 +25,12 @@ def sample_grade(gpu_missing=""):
                 gs.FAILED, output="layout_test.cu:45: Failure\nExpected equality of these values:\n"
                 "  attr.sharedSizeBytes\n    Which is: 0\n"
                 "square_setRowReadCol must declare a tile"),
-        outcome("starter.layout.Layout/GpuLayout.SingleBlock/square_setRowReadColPad", GPU,
+        outcome("starter.layout.Layout/GpuLayout.SingleBlock/square_setRowReadColPad", GPU_PAD,
                 gs.FAILED, reason="timed out after 120 s: the kernel may never return"),
-        outcome("starter.layout.PerfLayout.A", ("layout", "starter", "perf"), gs.NOT_RUN,
+        outcome("starter.layout.PerfLayout.A", ctest_labels("layout", "perf"), gs.NOT_RUN,
                 reason="no GPU here: none"),
         outcome("starter.reduction.HostEffectiveBandwidth.TimeIsInMilliseconds",
-                ("reduction", "starter", "host"), gs.PASSED),
+                ctest_labels("reduction", "host", "effectiveBandwidth"), gs.PASSED),
     ]
     problems = {"reduction/reduceSmem": gs.Problem(
         "compile error", "COMPILE ERROR: starter/reduction/reduceSmem.cu does not compile\n"

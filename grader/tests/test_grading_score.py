@@ -2,13 +2,12 @@
 requirements, exercises that did not compile, tests that did not run."""
 import unittest
 
-from gradingtest import EXERCISES, outcome, points
+from gradingtest import EXERCISES, ctest_labels, outcome, points
 from grader import score as gs
 
-GPU = ("layout", "starter", "gpu")
-SHARED = "starter.layout.Layout/GpuLayout.DeclaresItsSharedTile/{}_setRowReadCol"
-CORRECT = "starter.layout.Layout/GpuLayout.SingleBlock/{}_setRowReadCol"
-PAD = "starter.layout.Layout/GpuLayout.SingleBlock/{}_setRowReadColPad"
+GPU = ctest_labels("layout", "gpu", "setRowReadCol")
+SHARED = "starter.layout.Layout/GpuLayout.DeclaresItsSharedTile/setRowReadCol_{}"
+CORRECT = "starter.layout.Layout/GpuLayout.SingleBlock/setRowReadCol_{}"
 
 
 def by_check(results):
@@ -16,18 +15,30 @@ def by_check(results):
 
 
 class OwnerTest(unittest.TestCase):
-    def test_longest_exercise_name_wins(self):
-        self.assertEqual(gs.owner_of(PAD.format("square"), EXERCISES).name, "setRowReadColPad")
-        self.assertEqual(gs.owner_of(CORRECT.format("square"), EXERCISES).name, "setRowReadCol")
+    """A test counts for the exercise its `exercise=` label names, and for
+    its section without one: the name is never read."""
 
-    def test_suite_named_after_the_exercise(self):
-        owner = gs.owner_of("starter.reduction.HostEffectiveBandwidth.TimeIsInMilliseconds",
-                            EXERCISES)
-        self.assertEqual(owner.key, "reduction/effectiveBandwidth")
+    def score(self, outcomes):
+        return by_check(gs.score(points(), outcomes, all_exercises=EXERCISES)[0])
+
+    def test_the_label_decides_not_the_name(self):
+        misleading = "starter.layout.Layout/GpuLayout.SingleBlock/setRowReadColPad_square"
+        results = self.score([outcome(misleading, GPU, gs.PASSED)])
+        self.assertEqual(results[("layout/setRowReadCol", "correctness")].score, 4)
+        self.assertEqual(results[("layout/setRowReadColPad", "correctness")].state,
+                         gs.STATE_NO_TESTS)
+
+    def test_a_host_exercise_by_its_label(self):
+        host = outcome("starter.reduction.HostEffectiveBandwidth.TimeIsInMilliseconds",
+                       ctest_labels("reduction", "host", "effectiveBandwidth"), gs.PASSED)
+        _, ungraded, _ = gs.score(points(), [host], all_exercises=EXERCISES)
+        self.assertEqual(ungraded, [], "effectiveBandwidth's host tests are graded")
 
     def test_section_wide_test(self):
-        self.assertIsNone(gs.owner_of("starter.layout.PerfLayout.SquareRowRowBeatsColCol",
-                                      EXERCISES))
+        wide = outcome("starter.layout.Layout/GpuLayout.SingleBlock/setRowReadCol_square",
+                       ctest_labels("layout", "perf"), gs.PASSED)
+        results = self.score([wide])
+        self.assertEqual(results[("layout", "performance")].score, 3)
 
 
 class AllocationTest(unittest.TestCase):
@@ -89,11 +100,11 @@ class AllocationTest(unittest.TestCase):
         self.assertTrue(any("reduction/reduceSmem correctness" in w for w in warnings))
 
     def test_section_wide_and_ungraded_tests(self):
-        perf = ("layout", "starter", "perf")
+        perf = ctest_labels("layout", "perf")
         outcomes = [outcome("starter.layout.PerfLayout.A", perf, gs.PASSED),
                     outcome("starter.layout.PerfLayout.B", perf, gs.FAILED),
                     outcome("starter.layout.sanitize.square_setRowReadCol",
-                            ("layout", "starter", "sanitize"), gs.PASSED)]
+                            ctest_labels("layout", "sanitize", "setRowReadCol"), gs.PASSED)]
         results, ungraded, _ = self.score(outcomes)
         self.assertAlmostEqual(by_check(results)[("layout", "performance")].score, 1.5)
         self.assertEqual(ungraded, ["starter.layout.sanitize.square_setRowReadCol"])

@@ -2,10 +2,11 @@
 """Summarise a CTest JUnit report (ctest --output-junit FILE).
 
 Prints passed / failed / skipped counts, then the failing tests, grouped
-the way a reader of the GPU suite wants them. With --by-exercise it groups
-starter results per exercise (section/exercise) using the names the tests
-carry, so "the starter's exercises fail, the worked examples pass" can be
-read at a glance.
+the way a reader of the GPU suite wants them. With --by-exercise BUILD it
+groups the results per exercise (section/exercise), as the labels of the
+tests in that build folder's CTest listing say (wbcore/ctest_listing.py),
+so "the starter's exercises fail, the worked examples pass" can be read at
+a glance.
 """
 import argparse
 import collections
@@ -14,7 +15,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
-from wbcore import course as wbex  # noqa: E402
+from wbcore import ctest_listing  # noqa: E402
 from wbcore import results as wbres  # noqa: E402
 
 
@@ -22,7 +23,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("junit")
     ap.add_argument("--title", default="tests")
-    ap.add_argument("--by-exercise", action="store_true")
+    ap.add_argument("--by-exercise", metavar="BUILD",
+                    help="group per exercise, as the tests of this build folder are labelled")
     ap.add_argument("--show-failures", type=int, default=15)
     args = ap.parse_args()
     try:
@@ -34,11 +36,19 @@ def main():
     print(f"{args.title}: {c['passed']} passed, {c['failed']} failed, "
           f"{c['skipped']} skipped, {len(cases)} total")
     if args.by_exercise:
-        all_ex = wbex.exercises()
+        try:
+            listed = ctest_listing.by_name(ctest_listing.list_tests(args.by_exercise))
+        except ctest_listing.ListingError as err:
+            print(f"{args.title}: {err}")
+            return 1
         per = collections.defaultdict(collections.Counter)
         for case in cases:
-            ex = wbex.exercise_of_test(case.name, all_ex)
-            per[ex.key if ex else "(section-wide)"][case.result] += 1
+            test = listed.get(case.name)
+            if test is None:
+                key = "(not in the build's listing)"
+            else:
+                key = test.exercise.key if test.exercise else "(section-wide)"
+            per[key][case.result] += 1
         for key in sorted(per):
             k = per[key]
             state = "FAIL" if k["failed"] else ("PASS" if k["passed"] else "SKIP")

@@ -5,18 +5,22 @@ built in place of its reference.
 A kernel mutant is a module that the section's tests and the runner load
 before the reference modules (--modules, set as WB_MODULES). Stages, in
 order, stopping at the first that rejects the mutant:
-  1. the section's GPU correctness tests (GoogleTest), under a time limit, so
-     a kernel that never returns is caught as a hang;
+  1. the GPU correctness tests of the mutated exercise (GoogleTest: those
+     CTest labels gpu and exercise=<exercise> in the build folder, run in
+     one process), under a time limit, so a kernel that never returns is
+     caught as a hang;
   2. compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on each
      kernel of the mutated exercise;
   3. Nsight Compute's shared-memory wavefronts per request against the bank
      model, on each kernel of the exercise the model grades.
 A host-exercise mutant (--host-tests: the exercise's host tests linked with
-the mutant) has one stage, those tests, and needs no GPU.
+the mutant, nothing else) has one stage, all of those tests, and needs no
+GPU.
 Exit: 0 killed (the line names the stage and the test or tool that caught
 it), 1 survived, 77 when a kernel mutant meets no GPU (CTest: skipped).
 """
 import argparse
+import json
 import os
 import pathlib
 import re
@@ -25,25 +29,36 @@ import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
+from wbcore import ctest_listing  # noqa: E402
 from wbcore import nsight  # noqa: E402
 
 SKIP = 77
 
 
 def runner_kernels(runner, section, exercise):
+    """The runner's kernels of one exercise: dicts with the fields of
+    `wb_run --list` (tests/runner/runner.cu)."""
     out = subprocess.run([runner, "--list"], capture_output=True, text=True, check=True).stdout
-    kernels = []
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) == 7 and parts[0] == section and parts[2] == exercise:
-            kernels.append(parts)
-    return kernels
+    return [k for k in json.loads(out) if k["section"] == section and k["exercise"] == exercise]
 
 
-def stage_tests(tests, timeout, kinds="Gpu", stage="tests"):
+def exercise_gpu_tests(build, section, exercise):
+    """The --gtest_filter of the exercise's GPU correctness tests, as the
+    build's CTest listing labels them (the reference's registration of the
+    section's tests: the mutant runs the same executable)."""
+    tests = ctest_listing.list_tests(build, ["-L", "^solutions$", "-L", "^gpu$",
+                                             "-L", f"^{section}$",
+                                             "-L", f"^{ctest_listing.exercise_label(exercise)}$"])
+    return ctest_listing.gtest_filter(tests)
+
+
+def stage_tests(tests, timeout, gtest_filter=None, stage="tests"):
+    """Runs a test executable (only the tests of gtest_filter, when given)."""
+    command = [tests, "--gtest_brief=1"]
+    if gtest_filter:
+        command.append(f"--gtest_filter={gtest_filter}")
     try:
-        proc = subprocess.run([tests, f"--gtest_filter={kinds}*:*/{kinds}*", "--gtest_brief=1"],
-                              capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return f"hang: the correctness tests did not finish within {timeout} s"
     # "[  FAILED  ] Suite.Test (12 ms)" or, for parameterised tests,
@@ -64,31 +79,33 @@ def stage_tests(tests, timeout, kinds="Gpu", stage="tests"):
 
 
 def stage_sanitize(runner, kernels):
-    for _, kid, _, _, _, _, _ in kernels:
+    for k in kernels:
         for tool in nsight.SANITIZER_TOOLS:
-            findings, rc, _ = nsight.sanitize(runner, f"{kernels[0][0]}/{kid}", tool)
+            findings, rc, _ = nsight.sanitize(runner, f"{k['section']}/{k['id']}", tool)
             if findings or rc not in (0,):
                 what = findings[0] if findings else f"runner exit {rc}"
-                return f"sanitize: {tool} on {kid}: {what}"
+                return f"sanitize: {tool} on {k['id']}: {what}"
     return None
 
 
 def stage_profile(runner, kernels):
     metrics = dict(nsight.SHARED_METRICS)
     metrics.update(nsight.GLOBAL_METRICS)
-    for section, kid, _, name, load, store, sectors in kernels:
-        if load == "-" and store == "-" and sectors == "-":
+    for k in kernels:
+        checks = (("shared load wavefronts", k["sharedLoadWays"], "ld_wavefronts", "ld_requests"),
+                  ("shared store wavefronts", k["sharedStoreWays"], "st_wavefronts",
+                   "st_requests"),
+                  ("global store sectors", k["globalStoreSectors"], "gst_sectors",
+                   "gst_requests"))
+        if all(expected is None for _, expected, _, _ in checks):
             continue
-        values, _ = nsight.profile(runner, f"{section}/{kid}", name, metrics)
-        checks = (("shared load wavefronts", load, "ld_wavefronts", "ld_requests"),
-                  ("shared store wavefronts", store, "st_wavefronts", "st_requests"),
-                  ("global store sectors", sectors, "gst_sectors", "gst_requests"))
+        values, _ = nsight.profile(runner, f"{k['section']}/{k['id']}", k["name"], metrics)
         for what, expected, num, den in checks:
-            if expected == "-":
+            if expected is None:
                 continue
             measured = values[num] / values[den] if values[den] else 0.0
             if abs(measured - float(expected)) > 0.05 * float(expected):
-                return (f"profile: {kid} {what} per request {measured:.2f}, "
+                return (f"profile: {k['id']} {what} per request {measured:.2f}, "
                         f"expected {float(expected):.2f}")
     return None
 
@@ -102,6 +119,8 @@ def main():
                                       "module folder, then the reference's (kernel mutants)")
     ap.add_argument("--host-tests", help="the exercise's host tests linked with the mutant "
                                          "(host-exercise mutants)")
+    ap.add_argument("--build", help="the build folder, whose CTest listing names the "
+                                     "exercise's GPU tests (kernel mutants)")
     ap.add_argument("--section", required=True)
     ap.add_argument("--exercise", required=True)
     ap.add_argument("--expect", default="", help="the stage expected to catch it (documentary)")
@@ -109,10 +128,10 @@ def main():
     args = ap.parse_args()
 
     if args.host_tests:
-        killed_by = stage_tests(args.host_tests, args.timeout, kinds="Host", stage="host")
+        killed_by = stage_tests(args.host_tests, args.timeout, stage="host")
         return report(args, killed_by)
-    if not (args.tests and args.runner and args.modules):
-        ap.error("a kernel mutant needs --tests, --runner and --modules")
+    if not (args.tests and args.runner and args.modules and args.build):
+        ap.error("a kernel mutant needs --tests, --runner, --modules and --build")
     os.environ["WB_MODULES"] = args.modules
     kernels = runner_kernels(args.runner, args.section, args.exercise)
     if not kernels:
@@ -123,7 +142,15 @@ def main():
         print(gpu.stdout.strip() or f"skipped: the runner's GPU check failed ({gpu.returncode})")
         return SKIP
 
-    killed_by = stage_tests(args.tests, args.timeout)
+    try:
+        gtest_filter = exercise_gpu_tests(args.build, args.section, args.exercise)
+    except ctest_listing.ListingError as err:
+        print(f"mutant {args.name}: {err}")
+        return 1
+    if not gtest_filter:
+        print(f"mutant {args.name}: CTest lists no GPU test of {args.section}/{args.exercise}")
+        return 1
+    killed_by = stage_tests(args.tests, args.timeout, gtest_filter)
     try:
         if killed_by is None:
             killed_by = stage_sanitize(args.runner, kernels)

@@ -49,9 +49,13 @@ TEST_P(GpuLayout, DeclaresItsSharedTile) {
   }
 }
 
+// The parameter name starts with the kernel's exercise (setRowReadCol_square):
+// CTest's discovery labels each test with the exercise it names first
+// (cmake/WorkbookDiscoverTests.cmake).
 INSTANTIATE_TEST_SUITE_P(Layout, GpuLayout, ::testing::ValuesIn(layoutKernels()),
                          [](const ::testing::TestParamInfo<LayoutKernel>& info) {
-                           return info.param.id();
+                           return std::string(info.param.exercise) + "_" +
+                                  info.param.shapeName;
                          });
 
 }  // namespace

@@ -1,9 +1,10 @@
 // wb_run: launches one workbook kernel once, checks its output and exits, so
 // that a profiler or a sanitizer can watch exactly that launch.
 //
-//   wb_run --list        one line per kernel: section id exercise
-//                        qualified-name load-ways store-ways store-sectors
-//                        ("-" where the kernel is not graded on it)
+//   wb_run --list        every kernel as JSON: an array of objects with the
+//                        fields section, id, exercise, name (qualified),
+//                        sharedLoadWays, sharedStoreWays, globalStoreSectors
+//                        (null where the kernel is not graded on it)
 //   wb_run --gpu-check   exit 0 when a usable GPU is present, 77 (and why) if not
 //   wb_run ID            run section/id (e.g. layout/square_setRowReadCol)
 //
@@ -44,8 +45,9 @@ int usage(const char* why) {
   if (why) std::fprintf(stderr, "wb_run: %s\n", why);
   std::fprintf(stderr,
                "usage: wb_run --list | --gpu-check | SECTION/ID\n"
-               "  --list       print every kernel: section id exercise name load-ways store-ways\n"
-               "               global-store-sectors-per-request (- when not graded)\n"
+               "  --list       print every kernel as a JSON array of objects: section, id,\n"
+               "               exercise, name, sharedLoadWays, sharedStoreWays,\n"
+               "               globalStoreSectors (null when not graded on it)\n"
                "  --gpu-check  exit 0 with a usable GPU, 77 (and the reason) without\n"
                "  SECTION/ID   launch that kernel once at a small size and check its output\n"
                "exit: 0 right, 1 wrong, 2 usage, 3 CUDA error, 124 timed out (WB_RUN_TIMEOUT,\n"
@@ -70,11 +72,49 @@ void startWatchdog(const std::string& what) {
   }).detach();
 }
 
-std::string ways(const std::optional<double>& w) {  // or sectors
-  if (!w) return "-";
+/// A JSON number, or null for a quantity the kernel is not graded on.
+std::string jsonNumber(const std::optional<double>& value) {
+  if (!value) return "null";
   char text[32];
-  std::snprintf(text, sizeof text, "%g", *w);
+  std::snprintf(text, sizeof text, "%g", *value);
   return text;
+}
+
+/// A JSON string. Names are C++ identifiers and signatures today, but the
+/// readers parse JSON, so whatever a name holds must come out as valid JSON.
+std::string jsonString(const std::string& text) {
+  std::string quoted = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      quoted += '\\';
+      quoted += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+      quoted += escaped;
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "\"";
+}
+
+/// The kernels as a JSON array, one object per line: the readers (the CTest
+/// discovery of the profile and sanitize tests, the mutant check, the
+/// metrics report) look fields up by name, so a field can be added without
+/// breaking any of them.
+void printKernelList(const std::vector<wb::runner::RunnableKernel>& kernels) {
+  std::printf("[\n");
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const auto& k = kernels[i];
+    std::printf("  {\"section\": %s, \"id\": %s, \"exercise\": %s, \"name\": %s, "
+                "\"sharedLoadWays\": %s, \"sharedStoreWays\": %s, \"globalStoreSectors\": %s}%s\n",
+                jsonString(k.section).c_str(), jsonString(k.id).c_str(),
+                jsonString(k.exercise).c_str(), jsonString(k.qualifiedName).c_str(),
+                jsonNumber(k.sharedLoadWays).c_str(), jsonNumber(k.sharedStoreWays).c_str(),
+                jsonNumber(k.globalStoreSectors).c_str(), i + 1 < kernels.size() ? "," : "");
+  }
+  std::printf("]\n");
 }
 
 }  // namespace
@@ -85,11 +125,7 @@ int main(int argc, char** argv) {
   const std::string arg = argv[1];
   const auto kernels = allKernels();
   if (arg == "--list") {
-    for (const auto& k : kernels) {
-      std::printf("%s %s %s %s %s %s %s\n", k.section.c_str(), k.id.c_str(), k.exercise.c_str(),
-                  k.qualifiedName.c_str(), ways(k.sharedLoadWays).c_str(),
-                  ways(k.sharedStoreWays).c_str(), ways(k.globalStoreSectors).c_str());
-    }
+    printKernelList(kernels);
     return 0;
   }
   if (arg == "-h" || arg == "--help") return usage(nullptr), 0;
