@@ -63,8 +63,10 @@ def run_section(exe, section, per, modules):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        # The summary, then the options; the details follow them.
+        description=__doc__.split("\n\n", 1)[0], epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", required=True, help="the CMake build folder")
     ap.add_argument("--assume-pristine", action="store_true",
                     help="judge starter/ as shipped even where git cannot tell (a copy of "
