@@ -7,9 +7,9 @@ exercise that was accidentally solved in starter/, or a test that cannot
 fail, is caught. Performance tests are left out (they need correct kernels).
 
 Without a GPU the GPU tests are skipped, so only exercises with host tests
-can be judged; the rest are reported as not checked. When starter/ has local
-changes (a student's work) the check does not apply and reports itself
-skipped (exit 77).
+can be judged; the rest are reported as not checked. When starter/ differs
+from the pristine record (student/pristine_starter.json: a student's work)
+the check does not apply and reports itself skipped (exit 77).
 
   check_starter.py --build BUILD_DIR
 """
@@ -25,18 +25,24 @@ import xml.etree.ElementTree as ET
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 from wbcore import course as wbex  # noqa: E402
+from student import pristine  # noqa: E402
 
 SKIP = 77
 
 
 def starter_is_pristine(root):
-    probe = subprocess.run(["git", "-C", str(root), "diff", "--quiet", "HEAD", "--", "starter"],
-                           capture_output=True)
-    if probe.returncode == 0:
+    """(True, "") when starter/ is the shipped starter: every exercise file
+    equals the pristine record (student/pristine.py), which no student
+    commit changes and which needs no git (a copy on a GPU machine)."""
+    try:
+        changed = pristine.differences(root)
+    except pristine.PristineError as err:
+        return False, str(err)
+    if not changed:
         return True, ""
-    if probe.returncode == 1:
-        return False, "starter/ has local changes (a student's work): this check guards the shipped starter"
-    return False, "not a git checkout: the shipped starter cannot be told apart from local changes"
+    return False, (f"starter/ differs from the pristine starter ({', '.join(changed[:3])}"
+                   f"{', ...' if len(changed) > 3 else ''}): a student's work; this check "
+                   "guards the shipped starter")
 
 
 def run_section(exe, section, per, modules):
@@ -69,8 +75,8 @@ def main():
         formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", required=True, help="the CMake build folder")
     ap.add_argument("--assume-pristine", action="store_true",
-                    help="judge starter/ as shipped even where git cannot tell (a copy of "
-                         "the tree without .git, as on a GPU machine)")
+                    help="judge starter/ as shipped even where it differs from the pristine "
+                         "record")
     args = ap.parse_args()
     pristine, why = (True, "") if args.assume_pristine else starter_is_pristine(wbex.ROOT)
     if not pristine:
