@@ -37,8 +37,8 @@ def parse_args(argv):
         usage="%(prog)s SUBMISSION [--out DIR] [options]\n"
               "       %(prog)s --batch FOLDER --out OUTDIR [--jobs N] [--regrade] [options]\n"
               "       %(prog)s --check-points",
-        epilog="The student's code is compiled and run: grade in a container or a VM you can "
-               "throw away.",
+        epilog="The student's code is compiled and run: grade in a container or a VM you\n"
+               "can throw away.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("submission", nargs="?", help="a folder or an archive to grade")
     ap.add_argument("--out", type=pathlib.Path,
