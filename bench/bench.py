@@ -6,11 +6,12 @@ build/bin/wb_bench with the arguments given, for example
 
   ./workbook bench                          every section, full sizes
   ./workbook bench --section transpose --csv transpose.csv
-  ./workbook bench --help                   wb_bench's own options
+  ./workbook bench --help                   wb_bench's own options (builds nothing)
 
 The benchmark needs an NVIDIA GPU; without one this says so and stops
 before building anything (--help works anywhere).
 """
+import os
 import pathlib
 import subprocess
 import sys
@@ -20,21 +21,35 @@ sys.path.insert(0, str(ROOT))
 
 from wbcore import build as wbbuild  # noqa: E402
 
-BENCH = ROOT / "build" / "bin" / "wb_bench"
+
+def bench_executable():
+    """The wb_bench to run: WB_BENCH when set (the help test names the one
+    its own build made), else the default preset's."""
+    return pathlib.Path(os.environ.get("WB_BENCH")
+                        or wbbuild.preset_binary_dir("default") / "bin" / "wb_bench")
 
 
 def main(argv):
     if argv[:1] == ["--"]:  # `./workbook bench -- --smoke` passes the separator on
         argv = argv[1:]
+    bench = bench_executable()
     wants_help = any(arg in ("-h", "--help") for arg in argv)
-    if not wants_help:
-        present, reason = wbbuild.gpu_present()
-        if not present:
-            print(f"bench: no GPU here: {reason}.\n"
-                  "The benchmark times kernels on an NVIDIA GPU (compute capability 7.5 or "
-                  "newer); run it on a machine with one, for example through "
-                  "tests/gpu-suite.sh.", file=sys.stderr)
-            return 1
+    if wants_help:
+        # Help never builds: wb_bench's own text when it is built, else where
+        # it comes from (a first build takes minutes).
+        if bench.exists():
+            return subprocess.call([str(bench), "--help"])
+        print("usage: ./workbook bench [wb_bench options]\n\n"
+              f"Runs {bench}, which is not built yet: ./workbook builds it, and then\n"
+              "./workbook bench --help lists its options.")
+        return 0
+    present, reason = wbbuild.gpu_present()
+    if not present:
+        print(f"bench: no GPU here: {reason}.\n"
+              "The benchmark times kernels on an NVIDIA GPU (compute capability 7.5 or "
+              "newer); run it on a machine with one, for example through "
+              "tests/gpu-suite.sh.", file=sys.stderr)
+        return 1
     print("bench: building the default preset (build/) if anything changed ...", flush=True)
     try:
         built = wbbuild.configure_and_build(quiet=True)
@@ -45,13 +60,13 @@ def main(argv):
         print("bench: the build failed (the messages are above), so there is nothing to run.",
               file=sys.stderr)
         return 1
-    if not BENCH.exists():
-        print(f"bench: {BENCH.relative_to(ROOT)} was not built. It needs the tools and the "
+    if not bench.exists():
+        print(f"bench: {bench} was not built. It needs the tools and the "
               "reference solutions (WB_BUILD_TOOLS=ON and WB_BUILD_SOLUTIONS=ON in build/), "
               "and the root CMakeLists.txt must add bench/wb_bench.", file=sys.stderr)
         return 1
     try:
-        return subprocess.call([str(BENCH)] + argv)
+        return subprocess.call([str(bench)] + argv)
     except KeyboardInterrupt:
         print("bench: interrupted", file=sys.stderr)
         return 130

@@ -39,8 +39,10 @@ GPU_LABELS = ("gpu", "perf", "profile", "sanitize")
 # (the other tests of submissions graded in parallel may share it).
 TIMING_LABELS = ("perf", "profile")
 CTEST_ABNORMAL_RE = re.compile(r"Test\s+#\d+: (\S+) .*?\*\*\*(Timeout|Exception: .*?)\s+[\d.]+ sec")
-LEAN_OPTIONS = ("-DWB_BUILD_STARTER=ON", "-DWB_BUILD_TESTS=ON", "-DWB_BUILD_SOLUTIONS=OFF",
-                "-DWB_BUILD_MUTANTS=OFF", "-DWB_BUILD_TOOLS=OFF")
+# The configure preset of the lean grading build (CMakePresets.json: the
+# starter's exercises, the tests and the runner; no solutions, mutants or
+# tools). Each slot passes its own folders and the --cmake-arg options on top.
+PRESET = "grader"
 # The folder, under a slot, where tests/checks/gtest_verdict.py leaves one record
 # per test (its verdict and the exercise modules and objects it ran).
 RECORDS = "records"
@@ -185,10 +187,24 @@ def _cache_value(cache_text, name):
     return m.group(1) if m else None
 
 
+def configure_command(slot, cmake_args):
+    """The command that configures a slot's build: the grader preset, with
+    the slot's build folder, its staged submission as the starter and the
+    instructor's options on top (-B after --preset overrides the preset's
+    binaryDir, as -D overrides its cache variables; checked with CMake 3.25,
+    the presets' minimum). It runs in the repository root, where cmake finds
+    CMakePresets.json."""
+    return ["cmake", "--preset", PRESET, "-B", slot.build, f"-DWB_STARTER_DIR={slot.staged}",
+            *cmake_args]
+
+
 def configure(slot, cmake_args, commands, timeout):
     """Configure the slot's build unless it already is, with these options,
     against this repository and the slot's staged folder."""
-    wanted = "\n".join(list(LEAN_OPTIONS) + list(cmake_args))
+    # The preset's resolved settings are part of what is compared, so editing
+    # the grader preset configures every slot afresh.
+    wanted = "\n".join([json.dumps(wbbuild.configure_preset(PRESET), sort_keys=True),
+                        *cmake_args])
     args_file = slot.root / "configure-args.txt"
     cache = slot.build / "CMakeCache.txt"
     if cache.exists():
@@ -199,9 +215,7 @@ def configure(slot, cmake_args, commands, timeout):
             shutil.rmtree(slot.build)
         elif args_file.exists() and args_file.read_text() == wanted:
             return CommandResult(0, "")
-    result = commands.run(["cmake", "-S", wbex.ROOT, "-B", slot.build, "-G", "Ninja",
-                           "-DCMAKE_BUILD_TYPE=Release", f"-DWB_STARTER_DIR={slot.staged}",
-                           *LEAN_OPTIONS, *cmake_args], timeout)
+    result = commands.run(configure_command(slot, cmake_args), timeout, cwd=wbex.ROOT)
     if result.ok:
         args_file.write_text(wanted)
     return result

@@ -72,7 +72,7 @@ RUNNER_LABELS = ("profile", "sanitize")
 # runner, the checks CTest runs and the Python they import (all of wbcore
 # and the grader, so a change to how the grader reads CTest's results also
 # starts the cache afresh). The grader's own tests are not among them.
-FINGERPRINTED = ("CMakeLists.txt", "cmake", "chapters", "tests", "wbcore", "workbook.toml",
+FINGERPRINTED = ("CMakeLists.txt", "CMakePresets.json", "cmake", "chapters", "tests", "wbcore", "workbook.toml",
                  "grader/build.py", "grader/score.py", "grader/points.py", "grader/cache.py")
 SKIPPED_PARTS = ("__pycache__",)
 TOOL_VERSIONS = (("nvcc", "--version"), ("ctest", "--version"))

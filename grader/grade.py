@@ -1,108 +1,10 @@
 #!/usr/bin/env python3
 """Grade students' submissions of the workbook (for instructors).
 
-  ./workbook grade SUBMISSION [--out DIR]
-  ./workbook grade --batch FOLDER --out OUTDIR [--jobs N] [--regrade]
-  ./workbook grade --check-points
-
-A submission is a folder or an archive (.zip, .tar, .tar.gz, .tgz, .tar.bz2,
-.tar.xz) holding a student's exercise files as starter/<section>/<exercise>.cu,
-as <section>/<exercise>.cu, or either inside one wrapping folder. Only the
-exercise files named by this repository's solutions/ are taken; anything else
-in a submission is ignored, so it cannot replace a test, the harness, a
-contract or a reference answer. Archives are read without extracting: no
-path leaves the submission, links are not followed, sizes are capped.
-
-Each submission is compiled against this repository's contracts, harness and
-tests in a lean build (the starter's exercises, the tests and the kernel
-runner) under --work: one build folder per submission graded at once,
-configured once and reused, so the next submission recompiles only the
-exercise files that differ. An exercise file missing from a submission scores
-0 (or is graded as the pristine starter: see missing_exercise in the points
-file).
-
-No student host code runs in a test process. A kernel exercise is compiled as
-device code only, into a module of its own that the tests, the runner and the
-profile and sanitizer checks load at run time (chapters/common/
-exercise_kernel.h): a constructor, an exit handler or a definition of a
-harness function in it is never compiled. The host exercise
-(reduction/effectiveBandwidth) is compiled into an object that is checked
-before it is linked (wbcore/object_check.py: it may define only its
-exercise's functions and call only what a pure function needs); one that
-reaches outside is REFUSED, scoring 0 with the symbol named. Its function is
-called in a child process. Every test passes only when GoogleTest's own
-report, written where tests/checks/gtest_verdict.py chose, says so, and the list of
-tests comes from builds without student code: a test missing from a run
-fails.
-
-Each exercise is compiled on its own, under limits on memory, CPU and wall
-time (the CMake cache variables WB_COMPILE_MEMORY_MB, WB_COMPILE_CPU_SECONDS
-and WB_COMPILE_WALL_SECONDS; --cmake-arg changes them): one that does not
-compile, or hits a limit, scores 0 with the compiler's errors or the limit
-named, and the pristine starter takes its place, so the others are still
-graded; one that breaks linking is treated alike. Then the starter tests run
-under CTest with their per-test timeouts (a hang fails that test only),
-including the Nsight Compute (profile) and compute-sanitizer (sanitize) checks
-when a GPU is present. Without a GPU (or with --no-gpu) the build and the host
-tests still run; GPU checks are reported NOT RUN (0 points, not failed) with
-the reason.
-
-Result cache: most submissions share most exercise files (an untouched
-exercise is the pristine starter), so a test's outcome is reused when the
-same test already ran the same code: the same exercise files (every module it
-loaded and every object it linked, as recorded for each test run), on the
-same repository, toolchain, GPU, --cmake-arg options and WB_* environment
-variables (such as WB_SEED). So one submission never changes another's grade:
-a batch grades every submission exactly as it grades it alone. Only the tests
-that miss run, so a class costs about one run per distinct exercise file
-instead of a full suite per submission. The cache lives in --work/cache
-(delete the folder to empty it); performance (perf) tests are always measured
-afresh, and tests that were not run, timed out, crashed or did not report are
-never stored, nor anything of a run stopped at --suite-timeout. summary.txt
-and the batch log say how many tests were reused. --no-cache runs every test
-of every submission.
-
-Outputs per submission, in OUT (default build-grade/results/<name>), each
-written atomically:
-  results.json   Gradescope's format: score, and per check (an exercise's
-                 tests of one kind, or a section's tests that name no
-                 exercise) name, score, max_score, output, visibility
-  junit.xml      the same checks as a JUnit report
-  summary.txt    for the student: points per section, exercise and check;
-                 what failed, with the first lines of each failure (hidden
-                 checks are only counted, not shown)
-
-Points: grader/points.toml (or --points FILE) holds the points of every
-exercise for every kind of check (correctness, random sizes, use of shared
-memory, bank conflicts, sanitizer, host tests; section-wide performance
-tests per section), whether points are proportional to the tests passed or
-all-or-nothing, and which checks are hidden (visibility after_due_date). Its
-comments explain the format; --check-points validates it and prints the
-points table. It needs Python 3.11 or newer (tomllib).
-
-Batch mode grades each entry of FOLDER (a folder or an archive) into
-OUTDIR/<name>/ and writes OUTDIR/gradebook.csv (submission, total, max, one
-column per section, status, reason). Status is the first that applies of:
-error (the submission could not be read, or the grading build failed),
-empty (no exercise file), refused (an exercise file includes or reaches
-outside its exercise), compile-errors, timeout (a test hung), ok. --jobs N
-grades N submissions at once (N build folders): the correctness and
-sanitizer checks of different submissions may run on the GPU at the same
-time, while the timing-sensitive performance (perf) and Nsight Compute
-(profile) checks run one submission at a time, so timings stay fair. Ctrl-C
-stops at once; run the same command again to resume: submissions whose
-results.json exists are not graded again (except those with status error)
-unless --regrade. The gradebook is rewritten after every submission.
-
-Gradescope: in run_autograder, `./workbook grade /autograder/submission
---out /autograder/results` writes results.json where Gradescope reads it.
-
-Exit status: 0 graded (in batch mode: every submission, whatever its
-status), 1 the one submission could not be graded (status error), 2 bad
-arguments, points file or missing tools, 130 interrupted.
-
-The student's code is compiled and run: grade in a container or a VM you
-can throw away.
+Compiles each submission's exercise files against this repository's tests
+and writes results.json (Gradescope), junit.xml and summary.txt per
+submission, and gradebook.csv for a batch. The manual, docs/grading.md
+(Doxygen page "Grading a class"), says what is graded and how.
 """
 import argparse
 import os
@@ -128,8 +30,16 @@ DEFAULT_RESULTS = ROOT / "build-grade" / "results"
 
 
 def parse_args(argv):
-    ap = argparse.ArgumentParser(prog="workbook grade", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    # The usage names the three ways to call it; the manual is docs/grading.md,
+    # so --help opens with a few lines and then the options.
+    ap = argparse.ArgumentParser(
+        prog="workbook grade", description=__doc__.split("\n\n", 1)[1],
+        usage="%(prog)s SUBMISSION [--out DIR] [options]\n"
+              "       %(prog)s --batch FOLDER --out OUTDIR [--jobs N] [--regrade] [options]\n"
+              "       %(prog)s --check-points",
+        epilog="The student's code is compiled and run: grade in a container or a VM you\n"
+               "can throw away.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("submission", nargs="?", help="a folder or an archive to grade")
     ap.add_argument("--out", type=pathlib.Path,
                     help="output folder (default: build-grade/results/<name>; in batch mode "

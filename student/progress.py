@@ -10,6 +10,7 @@ from wbcore import build as wbbuild
 from wbcore import course as wbex
 from wbcore import ctest_listing
 from wbcore import results as wbres
+from . import pristine as wbpristine
 
 from student import hints as wbhints
 
@@ -173,45 +174,35 @@ def show_hint(name, step=None):
     return wbhints.show(e, step)
 
 
-def pristine_ref():
-    """The git revision holding the pristine starter: the upstream branch when
-    there is one, else the commit recorded when the checkout was first used."""
-    for ref in ("origin/HEAD", "origin/main", "upstream/main"):
-        if subprocess.run(["git", "rev-parse", "--verify", "--quiet", ref], cwd=wbex.ROOT,
-                          capture_output=True).returncode == 0:
-            return ref
-    marker = wbex.ROOT / ".workbook-pristine"
-    if marker.exists():
-        return marker.read_text().strip()
-    return "HEAD"
-
-
 def reset(name, assume_yes=False):
+    """Restore one exercise's starter file from the pristine record
+    (student/pristine.py says why not from git), keeping the student's
+    version as .bak."""
     try:
         e = wbex.find_exercise(name)
     except LookupError as err:
         print(f"workbook: {err}", file=sys.stderr)
         return 2
     rel = e.starter_file().relative_to(wbex.ROOT).as_posix()
-    ref = pristine_ref()
-    shown = subprocess.run(["git", "show", f"{ref}:{rel}"], cwd=wbex.ROOT, capture_output=True)
-    if shown.returncode != 0:
-        print(f"workbook: cannot read the pristine {rel} from git ({ref}): "
-              f"{shown.stderr.decode().strip()}", file=sys.stderr)
+    try:
+        pristine = wbpristine.pristine_text(e)
+    except wbpristine.PristineError as err:
+        print(f"workbook: cannot restore {rel}: {err}", file=sys.stderr)
         return 1
     target = e.starter_file()
-    if target.exists() and target.read_bytes() == shown.stdout:
+    if target.exists() and target.read_bytes() == pristine:
         print(f"{rel} is already pristine.")
         return 0
     if not assume_yes:
-        answer = input(f"Overwrite {rel} with the pristine starter from {ref}? "
+        answer = input(f"Overwrite {rel} with the pristine starter? "
                        "Your version is saved beside it as .bak. [y/N] ")
         if answer.strip().lower() not in ("y", "yes"):
             print("left unchanged")
             return 1
+    backup = target.with_suffix(".cu.bak")
     if target.exists():
-        shutil.copyfile(target, target.with_suffix(".cu.bak"))
-    target.write_bytes(shown.stdout)
-    print(f"restored {rel} from {ref}" + (" (your version: " + target.name + ".bak)"
-                                           if target.with_suffix(".cu.bak").exists() else ""))
+        shutil.copyfile(target, backup)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(pristine)
+    print(f"restored {rel}" + (f" (your version: {backup.name})" if backup.exists() else ""))
     return 0

@@ -3,47 +3,64 @@
 # folder given as the first argument and printing a short summary last. For a
 # machine with an NVIDIA GPU; on one without, the GPU checks report skipped.
 #
-#   tests/gpu-suite.sh LOGDIR [--stages LIST] [--perf-runs N] [--cold-runs N]
-#                             [--idle SECONDS] [--forgeries NAME,...]
-#                             [--book DIR]
-#
-# Stages (default: all, in this order):
-#   build      configure (native architecture) and build everything
-#   solutions  the reference solutions and every host test (all must pass)
-#   starter    the starter as shipped: worked examples pass, exercises fail
-#              (tests/checks/check_starter.py judges it)
-#   profile    Nsight Compute bank-conflict and coalescing checks (both builds)
-#   sanitize   compute-sanitizer memcheck/racecheck/synccheck/initcheck
-#   mutant     every mutant must be rejected; prints the kill rate
-#   perf       the performance tests, verbose, then N more runs (default 20)
-#              of each section's performance tests, counting failed runs
-#   bench      wb_bench (CSV + JSON) and the Nsight Compute metrics report
-#   sweep      the transpose block-shape sweep at 8192 x 8192 (CSV), about a
-#              minute
-#   grading    the grader's end-to-end and forgery tests (without the GPU
-#              checks, as CI runs them)
-#   forgeries  the forgery submissions graded with the GPU checks
-#              (grader/tests/grade_forgeries.py --gpu); slow
-#   book       the book's own reduceInteger program (from --book DIR, the
-#              book's examples folder; not part of the workbook) timed under
-#              Nsight Compute beside the workbook's reduction kernels, then
-#              wb_bench's reduction rows at 2^24 ints (bench/book_compare.py)
-#   coldperf   the perf label as CTest runs it (each test its own process),
-#              N times (--cold-runs, default 3), each after the GPU has been
-#              idle for --idle seconds (default 60), counting failed runs
-# Stages can be split over several invocations with the same LOGDIR and
-# build folder (WB_GPU_BUILD_DIR, default build-gpu); the summary covers
-# whatever logs the folder holds.
+# usage() below lists the arguments and the stages.
 set -u -o pipefail
 
-usage() { sed -n '2,36p' "$0"; }
+usage() {
+  cat <<'EOF'
+usage: tests/gpu-suite.sh LOGDIR [options]
+
+Configures (CMake preset gpu), builds and runs the whole GPU suite, writing
+every log into LOGDIR and printing a short summary last. The build folder is
+build-gpu (WB_GPU_BUILD_DIR names another); it targets the GPU nvidia-smi
+sees unless --arch or CUDAARCHS sets the architectures. Stages can be split
+over several runs with the same LOGDIR and build folder.
+
+options:
+  --stages LIST     stages to run, comma- or space-separated (default: build
+                    solutions starter profile sanitize mutant perf bench
+                    sweep grading, in that order; also forgeries, book,
+                    coldperf)
+  --arch LIST       CUDA architectures of the build, e.g. 90 or "80;90"
+  --perf-runs N     perf: repeated runs of each section's Perf tests (20)
+  --cold-runs N     coldperf: runs after the GPU idled (3)
+  --idle SECONDS    coldperf: idle time before each run (60)
+  --forgeries LIST  forgeries: only these forged submissions
+  --book DIR        book: the book's examples folder
+  -h, --help        print this text and exit
+
+stages:
+  build      configure (preset gpu) and build everything
+  solutions  the reference solutions and every host test (all must pass)
+  starter    the starter as shipped: worked examples pass, exercises fail
+             (tests/checks/check_starter.py judges it)
+  profile    Nsight Compute bank-conflict and coalescing checks (both builds)
+  sanitize   compute-sanitizer memcheck/racecheck/synccheck/initcheck
+  mutant     every mutant must be rejected; prints the kill rate
+  perf       the performance tests, verbose, then --perf-runs more runs of
+             each section's performance tests, counting failed runs
+  bench      wb_bench (CSV + JSON) and the Nsight Compute metrics report
+  sweep      the transpose block-shape sweep at 8192 x 8192 (CSV)
+  grading    the grader's end-to-end and forgery tests (no GPU checks)
+  forgeries  the forgery submissions graded with the GPU checks; slow
+  book       the book's reduceInteger timed under Nsight Compute beside the
+             workbook's reduction kernels (bench/book_compare.py)
+  coldperf   the perf label as CTest runs it, --cold-runs times, each after
+             the GPU has been idle for --idle seconds
+EOF
+}
 [ $# -ge 1 ] || { usage; exit 2; }
+case $1 in
+  -h|--help) usage; exit 0 ;;
+  -*) echo "gpu-suite: the first argument is the log folder, not '$1'" >&2; usage; exit 2 ;;
+esac
 LOG=$1; shift
 PERF_RUNS=20
 COLD_RUNS=3
 IDLE=60
 FORGERIES=""
 BOOK=""
+ARCH=""
 STAGES="build solutions starter profile sanitize mutant perf bench sweep grading"
 while [ $# -gt 0 ]; do
   case $1 in
@@ -53,6 +70,7 @@ while [ $# -gt 0 ]; do
     --idle) IDLE=${2:?--idle needs seconds}; shift 2 ;;
     --forgeries) FORGERIES=${2:?--forgeries needs a list}; shift 2 ;;
     --book) BOOK=${2:?--book needs a folder}; shift 2 ;;
+    --arch) ARCH=${2:?--arch needs a list}; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "gpu-suite: unknown argument '$1'" >&2; usage; exit 2 ;;
   esac
@@ -78,7 +96,10 @@ if wants build; then
     echo "cmake: $(cmake --version | head -1)"
   } >"$LOG/device.txt"
   t0=$(date +%s)
-  if ! cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$LOG/configure.log" 2>&1; then
+  # The gpu preset (CMakePresets.json); -B keeps WB_GPU_BUILD_DIR working.
+  arch_option=()
+  [ -n "$ARCH" ] && arch_option=("-DCMAKE_CUDA_ARCHITECTURES=$ARCH")
+  if ! (cd "$ROOT" && cmake --preset gpu -B "$BUILD" "${arch_option[@]}") >"$LOG/configure.log" 2>&1; then
     note "configure FAILED"; tail -30 "$LOG/configure.log"; exit 1
   fi
   sed -n 's/^CMAKE_CUDA_ARCHITECTURES:[A-Z]*=//p' "$BUILD/CMakeCache.txt" \
@@ -93,7 +114,7 @@ wants solutions && ctest_stage solutions -j 8 -L 'solutions|host|meta|harness' \
   -LE 'starter|mutant|grading|perf|profile|sanitize'
 if wants starter; then
   ctest_stage starter -j 8 -L starter -LE 'perf|profile|sanitize'
-  python3 "$ROOT/tests/checks/check_starter.py" --build "$BUILD" --assume-pristine >"$LOG/starter-check.log" 2>&1
+  python3 "$ROOT/tests/checks/check_starter.py" --build "$BUILD" >"$LOG/starter-check.log" 2>&1
   note "starter-check: exit $?"
 fi
 wants profile && ctest_stage profile -L profile

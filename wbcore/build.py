@@ -1,4 +1,10 @@
-"""Configuring, building and testing the workbook through CMake presets."""
+"""Configuring, building and testing the workbook through CMake presets.
+
+CMakePresets.json is the one way into the build: ./workbook (preset
+default), CI (ci, through ./workbook test --preset ci), the GPU suite (gpu)
+and the grader (grader, with its per-submission folder and options on top)
+all configure through a preset, so an option is spelled in one place."""
+import json
 import os
 import pathlib
 import shutil
@@ -44,11 +50,44 @@ def run(cmd, quiet=False, log=None):
                                stderr=subprocess.STDOUT)
 
 
+PRESETS_FILE = ROOT / "CMakePresets.json"
+
+
+def configure_preset(name, presets_file=PRESETS_FILE):
+    """The configure preset `name` with what it inherits merged in (the
+    preset's own settings win; cacheVariables merge key by key), as CMake
+    resolves it. Raises KeyError for a preset that does not exist."""
+    listed = {p["name"]: p for p in json.loads(pathlib.Path(presets_file).read_text())
+              ["configurePresets"]}
+
+    def resolve(preset_name):
+        own = listed[preset_name]
+        parents = own.get("inherits", [])
+        merged = {}
+        for parent in reversed([parents] if isinstance(parents, str) else parents):
+            resolved = resolve(parent)
+            merged.update({k: v for k, v in resolved.items() if k != "cacheVariables"})
+            merged.setdefault("cacheVariables", {}).update(resolved.get("cacheVariables", {}))
+        merged.update({k: v for k, v in own.items() if k not in ("cacheVariables", "inherits")})
+        merged.setdefault("cacheVariables", {}).update(own.get("cacheVariables", {}))
+        return merged
+
+    return resolve(name)
+
+
+def preset_binary_dir(name, presets_file=PRESETS_FILE):
+    """The build folder a configure preset names (its binaryDir, with
+    ${sourceDir} expanded), so the folder is spelled only in the presets."""
+    binary_dir = configure_preset(name, presets_file)["binaryDir"]
+    source_dir = pathlib.Path(presets_file).resolve().parent
+    return pathlib.Path(binary_dir.replace("${sourceDir}", str(source_dir)))
+
+
 def configure_and_build(preset="default", quiet=False):
     """Configure (once) and build with a preset. Returns True on success."""
     require_tools()
-    build_dir = ROOT / ("build" if preset == "default" else f"build-{preset}")
-    build_dir.mkdir(exist_ok=True)
+    build_dir = preset_binary_dir(preset)
+    build_dir.mkdir(parents=True, exist_ok=True)
     if not (build_dir / "CMakeCache.txt").exists():
         rc = run(["cmake", "--preset", preset], quiet, log=build_dir / "configure.log" if quiet else None)
         if rc != 0:

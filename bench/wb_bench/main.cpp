@@ -32,11 +32,7 @@ const char* const kUsage =
 Times every kernel of the workbook's reference solutions, section by
 section, at sizes beyond the L2 cache, beside the kernels beyond the book,
 the libraries that do the same job (cub::DeviceReduce::Sum, cublasSgeam)
-and two copy ceilings (a 16-byte grid-stride copy kernel, copyInt4, and
-cudaMemcpy device to device). Each kernel's output is checked once before it
-is timed; a wrong kernel is reported and not timed. Each time is the median
-of N runs timed with CUDA events, L2 flushed before each run that reads
-device memory. A progress line goes to stderr, a table per section to stdout.
+and two copy ceilings (copyInt4, a 16-byte grid-stride copy, and cudaMemcpy).
 
   --section S  run only section S: layout, reduction or transpose
                (repeat it, or separate names with commas)
@@ -53,6 +49,11 @@ device memory. A progress line goes to stderr, a table per section to stdout.
   --csv FILE   also write every row as CSV
   --json FILE  also write the run as JSON
   --help       print this text and exit
+
+Each kernel's output is checked once before it is timed; a wrong kernel is
+reported and not timed. Each time is the median of N runs timed with CUDA
+events, L2 flushed before each run that reads device memory. A progress line
+goes to stderr, a table per section to stdout.
 
 Columns: median ms; GB/s, effective bandwidth, the bytes the job must read
 plus the bytes it must write over the median time (10^9 bytes per second);

@@ -134,6 +134,78 @@ class CommandsTest(unittest.TestCase):
             commands.run([sys.executable, "-c", "pass"], 60, cwd=pathlib.Path.cwd())
 
 
+class FakeCommands:
+    """Commands that note what they were asked to run and succeed."""
+
+    def __init__(self):
+        self.ran = []
+
+    def run(self, cmd, timeout, cwd=None, **_):
+        self.ran.append(([str(c) for c in cmd], cwd))
+        return gb.CommandResult(0, "")
+
+
+class ConfigureTest(unittest.TestCase):
+    """The grading build is configured through the grader preset, with the
+    slot's folders and the instructor's options on top, and only when what
+    it would be configured with changed."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.slot = gb.Slot(pathlib.Path(self._tmp.name) / "slot-0")
+        self.slot.root.mkdir(parents=True)
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def configure(self, cmake_args=()):
+        commands = FakeCommands()
+        self.assertTrue(gb.configure(self.slot, cmake_args, commands, 60).ok)
+        return commands.ran
+
+    def write_cache(self, starter_dir):
+        self.slot.build.mkdir(parents=True, exist_ok=True)
+        (self.slot.build / "CMakeCache.txt").write_text(
+            f"CMAKE_HOME_DIRECTORY:INTERNAL={gb.wbex.ROOT}\n"
+            f"WB_STARTER_DIR:PATH={starter_dir}\n")
+
+    def test_the_grader_preset_with_the_slot_and_the_options_on_top(self):
+        [(cmd, cwd)] = self.configure(["-DCMAKE_CUDA_ARCHITECTURES=90"])
+        self.assertEqual(cmd, ["cmake", "--preset", "grader", "-B", str(self.slot.build),
+                               f"-DWB_STARTER_DIR={self.slot.staged}",
+                               "-DCMAKE_CUDA_ARCHITECTURES=90"])
+        # cmake finds CMakePresets.json in the folder it runs in.
+        self.assertEqual(pathlib.Path(cwd), gb.wbex.ROOT)
+
+    def test_the_grader_preset_is_the_lean_build(self):
+        variables = gb.wbbuild.configure_preset(gb.PRESET)["cacheVariables"]
+        self.assertEqual({k: v for k, v in variables.items() if k.startswith("WB_BUILD_")},
+                         {"WB_BUILD_STARTER": "ON", "WB_BUILD_TESTS": "ON",
+                          "WB_BUILD_SOLUTIONS": "OFF", "WB_BUILD_MUTANTS": "OFF",
+                          "WB_BUILD_TOOLS": "OFF"})
+        self.assertEqual(gb.wbbuild.configure_preset(gb.PRESET)["generator"], "Ninja")
+
+    def test_a_configured_slot_is_not_configured_again(self):
+        self.configure(["-DWB_TIMEOUT_gpu=30"])
+        self.write_cache(self.slot.staged)
+        self.assertEqual(self.configure(["-DWB_TIMEOUT_gpu=30"]), [])
+        self.assertEqual(len(self.configure(["-DWB_TIMEOUT_gpu=20"])), 1)
+
+    def test_a_changed_preset_configures_again(self):
+        self.configure()
+        self.write_cache(self.slot.staged)
+        changed = dict(gb.wbbuild.configure_preset(gb.PRESET))
+        changed["cacheVariables"] = dict(changed["cacheVariables"], WB_BUILD_TOOLS="ON")
+        with mock.patch.object(gb.wbbuild, "configure_preset", return_value=changed):
+            self.assertEqual(len(self.configure()), 1)
+
+    def test_a_slot_configured_for_another_folder_starts_afresh(self):
+        self.configure()
+        self.write_cache("/elsewhere/submission")
+        self.assertEqual(len(self.configure()), 1)
+        self.assertFalse((self.slot.build / "CMakeCache.txt").exists())
+
+
 # A CTest project of fake tests, in CTest's order: some that are not the
 # starter's come first, so a number in the whole list differs from one
 # among the starter tests. Each test appends its name to a log.

@@ -7,9 +7,9 @@ exercise that was accidentally solved in starter/, or a test that cannot
 fail, is caught. Performance tests are left out (they need correct kernels).
 
 Without a GPU the GPU tests are skipped, so only exercises with host tests
-can be judged; the rest are reported as not checked. When starter/ has local
-changes (a student's work) the check does not apply and reports itself
-skipped (exit 77).
+can be judged; the rest are reported as not checked. When starter/ differs
+from the pristine record (student/pristine_starter.json: a student's work)
+the check does not apply and reports itself skipped (exit 77).
 
   check_starter.py --build BUILD_DIR
 """
@@ -26,6 +26,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 from wbcore import course as wbex  # noqa: E402
 from wbcore import ctest_listing  # noqa: E402
+from student import pristine  # noqa: E402
 
 SKIP = 77
 # Performance tests need correct kernels, and the runner's checks are for
@@ -34,13 +35,18 @@ LEFT_OUT_KINDS = "^(perf|profile|sanitize)$"
 
 
 def starter_is_pristine(root):
-    probe = subprocess.run(["git", "-C", str(root), "diff", "--quiet", "HEAD", "--", "starter"],
-                           capture_output=True)
-    if probe.returncode == 0:
+    """(True, "") when starter/ is the shipped starter: every exercise file
+    equals the pristine record (student/pristine.py), which no student
+    commit changes and which needs no git (a copy on a GPU machine)."""
+    try:
+        changed = pristine.differences(root)
+    except pristine.PristineError as err:
+        return False, str(err)
+    if not changed:
         return True, ""
-    if probe.returncode == 1:
-        return False, "starter/ has local changes (a student's work): this check guards the shipped starter"
-    return False, "not a git checkout: the shipped starter cannot be told apart from local changes"
+    return False, (f"starter/ differs from the pristine starter ({', '.join(changed[:3])}"
+                   f"{', ...' if len(changed) > 3 else ''}): a student's work; this check "
+                   "guards the shipped starter")
 
 
 def run_tests(tests, per, modules):
@@ -74,15 +80,17 @@ def run_tests(tests, per, modules):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        # The summary, then the options; the details follow them.
+        description=__doc__.split("\n\n", 1)[0], epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", required=True, help="the CMake build folder")
     ap.add_argument("--assume-pristine", action="store_true",
-                    help="judge starter/ as shipped even where git cannot tell (a copy of "
-                         "the tree without .git, as on a GPU machine)")
+                    help="judge starter/ as shipped even where it differs from the pristine "
+                         "record")
     args = ap.parse_args()
-    pristine, why = (True, "") if args.assume_pristine else starter_is_pristine(wbex.ROOT)
-    if not pristine:
+    shipped, why = (True, "") if args.assume_pristine else starter_is_pristine(wbex.ROOT)
+    if not shipped:
         print(f"skipped: {why}")
         return SKIP
     build = pathlib.Path(args.build)

@@ -20,7 +20,10 @@ from wbcore import results as wbres  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(
+        # The summary, then the options; the details follow them.
+        description=__doc__.split("\n\n", 1)[0], epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("junit")
     ap.add_argument("--title", default="tests")
     ap.add_argument("--by-exercise", metavar="BUILD",

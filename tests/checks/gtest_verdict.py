@@ -101,6 +101,22 @@ DROPPED_ENV = ("GTEST_FILTER", "GTEST_OUTPUT", "GTEST_FLAGFILE", "GTEST_TOTAL_SH
                "GTEST_LIST_TESTS", "WB_TEST_RECORDS")
 USAGE = ("usage: gtest_verdict.py --test SUITE.NAME [--name CTEST_NAME] "
          "[--links SECTION/EXERCISE ...] -- EXE [EXE ARGS...]")
+# --help: the usage, what it does, the options; the module's docstring is the
+# manual (the verdict rules, records, signals, limits).
+HELP = USAGE + """
+
+Runs one GoogleTest test for CTest and passes it only when GoogleTest's own
+report says it passed: exit 0 passed, 1 failed, 77 skipped, 2 usage error.
+The docstring of tests/checks/gtest_verdict.py is the manual.
+
+options:
+  --test SUITE.NAME     the one GoogleTest test to run (no pattern characters)
+  --name CTEST_NAME     the CTest name; with WB_TEST_RECORDS, names the record
+  --links SECTION/EXERCISE ...
+                        exercises linked into EXE, added to the record
+  -- EXE [EXE ARGS...]  the test executable and its own arguments
+  -h, --help            print this text and exit
+"""
 
 
 class UsageError(Exception):
@@ -549,7 +565,7 @@ def main(argv):
     except UsageError as error:
         if str(error):
             return fail_usage(f"{error}\n{USAGE}")
-        emit(1, (USAGE + "\n").encode())
+        emit(1, HELP.encode())
         return 0
 
     exe = command[0]

@@ -111,7 +111,10 @@ def stage_profile(runner, kernels):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(
+        # The summary, then the options; the details follow them.
+        description=__doc__.split("\n\n", 1)[0], epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--name", required=True)
     ap.add_argument("--tests", help="the section's test executable (kernel mutants)")
     ap.add_argument("--runner", help="the kernel runner (kernel mutants)")

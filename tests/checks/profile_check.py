@@ -16,7 +16,10 @@ from wbcore import nsight  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(
+        # The summary, then the options; the details follow them.
+        description=__doc__.split("\n\n", 1)[0], epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runner", required=True)
     ap.add_argument("--kernel", required=True, help="section/id")
     ap.add_argument("--name", required=True, help="qualified kernel name")
