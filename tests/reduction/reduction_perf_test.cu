@@ -3,7 +3,8 @@
 // H200), the two kernels' runs interleaved, with L2 flushed before every
 // timed run. In-place kernels get their input restored before every run,
 // outside the timed region. Thresholds sit well inside the ratios measured
-// on an H200 (../shared/gpu-facts.md, 20 processes): a performance test that
+// on an H100 and an H200, each test in its own process after the GPU idled
+// (docs/results/reduction-nvidia-h100/README.md): a performance test that
 // flakes is a bug.
 //
 // The output is re-poisoned before every run and the partial sums of every

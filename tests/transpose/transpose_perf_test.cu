@@ -2,8 +2,9 @@
 // one process on an 8192 x 8192 float matrix (256 MiB each way, far beyond
 // L2), the kernels' runs interleaved, with L2 flushed before every timed
 // run. Every kernel is checked for correctness before it is timed.
-// Thresholds sit well inside the spread measured on an H200
-// (../shared/gpu-facts.md): a performance test that flakes is a bug.
+// Thresholds sit well inside the spread measured on an H100 and an H200,
+// each test in its own process after the GPU idled (docs/results/): a
+// performance test that flakes is a bug.
 //
 // The output is re-poisoned before every run and every timed run's output is
 // compared with the exact expected matrix: a kernel that is correct when
