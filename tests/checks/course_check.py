@@ -46,6 +46,10 @@ def section_places(root, s, exercises):
     if kernels and runner.exists():
         found.append(("its runner file in the runner's build", runner,
                       f"{s.name}_kernels.cu" in runner.read_text()))
+    doxyfile = r / "docs" / "Doxyfile.in"
+    if doxyfile.exists():
+        found.append(("its notes among the documentation's pages (INPUT)", doxyfile,
+                      f"chapters/{s.name}/notes.md" in doxyfile.read_text()))
     bench_main = r / "bench" / "wb_bench" / "CMakeLists.txt"
     if bench_main.exists():
         found.append(("its benchmark file in the benchmark's build", bench_main,
@@ -177,7 +181,7 @@ def self_test():
     root = pathlib.Path(__file__).resolve().parents[2]
     with tempfile.TemporaryDirectory() as tmp:
         t = pathlib.Path(tmp)
-        for name in ("chapters", "starter", "solutions", "tests", "bench", "grader"):
+        for name in ("chapters", "starter", "solutions", "tests", "bench", "grader", "docs"):
             shutil.copytree(root / name, t / name, ignore=shutil.ignore_patterns("__pycache__"))
         (t / "workbook.toml").write_text((root / "workbook.toml").read_text() + SELF_TEST_SECTION)
         gaps = check(t)
@@ -186,6 +190,7 @@ def self_test():
                   "section constant: its kernel-runner entry is missing",
                   "section constant: its benchmark entry is missing",
                   "section constant: its points",
+                  "section constant: its notes among the documentation's pages",
                   "exercise constant/stencilConstant: no reference solution",
                   "exercise constant/stencilConstant: no hint"]
         missed = [w for w in wanted if not any(g.startswith(w) for g in gaps)]
