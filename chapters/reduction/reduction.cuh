@@ -95,11 +95,16 @@ struct ReduceKernel {
   bool inPlace;             ///< overwrites its input g_idata while reducing
   SharedArray shared;       ///< where the partial sums live
   const char* bookSection;  ///< where the book discusses it
+  /// The section whose exercise it is, and the namespace wb::<section> it is
+  /// declared in: the shuffle section's reductions (chapters/shuffle/
+  /// shuffle.cuh) meet this contract too.
+  const char* section = "reduction";
 
   /// The kernel, from the exercise's compiled module (exercise_kernel.h).
   const void* function() const {
-    const std::string signature = std::string("wb::reduction::") + exercise + kKernelParameters;
-    return exerciseKernel("reduction", exercise, signature.c_str());
+    const std::string signature =
+        std::string("wb::") + section + "::" + exercise + kKernelParameters;
+    return exerciseKernel(section, exercise, signature.c_str());
   }
   /// Input elements one block sums.
   unsigned int span() const { return elementsPerBlock(unroll); }

@@ -12,7 +12,7 @@
 namespace wb::runner {
 
 struct RunnableKernel {
-  std::string section;   ///< "layout", "reduction", "transpose"
+  std::string section;   ///< "layout", "reduction", "transpose", "shuffle"
   std::string id;        ///< unique within the section, e.g. "square_setRowReadCol"
   std::string exercise;  ///< the exercise file it belongs to, e.g. "setRowReadCol"
   /// Fully qualified name as Nsight Compute shows it with
@@ -39,5 +39,6 @@ std::vector<RunnableKernel> allKernels();
 std::vector<RunnableKernel> layoutKernels();
 std::vector<RunnableKernel> reductionKernels();
 std::vector<RunnableKernel> transposeKernels();
+std::vector<RunnableKernel> shuffleKernels();
 
 }  // namespace wb::runner

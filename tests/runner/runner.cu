@@ -31,7 +31,7 @@ namespace wb::runner {
 
 std::vector<RunnableKernel> allKernels() {
   std::vector<RunnableKernel> all = layoutKernels();
-  for (auto* section : {reductionKernels, transposeKernels}) {
+  for (auto* section : {reductionKernels, transposeKernels, shuffleKernels}) {
     for (auto& k : section()) all.push_back(std::move(k));
   }
   return all;

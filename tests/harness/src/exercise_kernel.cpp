@@ -30,6 +30,7 @@ struct ModuleRegistry {
   std::map<std::string, LoadedModule> modules;  ///< by "section/exercise"
   std::string defaultFolders;
   std::string onlyModule;  ///< when set, the one module this process may load
+  std::map<std::string, std::string> pinned;  ///< module folders by key (pinModuleFolders)
 };
 
 ModuleRegistry& registry() {
@@ -50,6 +51,16 @@ std::vector<std::string> splitFolders(const std::string& list) {
   return folders;
 }
 
+std::string findModuleIn(const std::string& key, const std::string& folders,
+                         const std::string& where) {
+  for (const std::string& folder : splitFolders(folders)) {
+    const std::string path = folder + "/" + key + ".fatbin";
+    if (std::ifstream(path).good()) return path;
+  }
+  throw std::runtime_error("no compiled module " + key + ".fatbin in " + where +
+                           ": build the workbook first (cmake --build build)");
+}
+
 std::string findModule(const std::string& key, const std::string& defaults) {
   const char* env = std::getenv("WB_MODULES");
   const std::string list = env != nullptr && *env != '\0' ? env : defaults;
@@ -60,12 +71,7 @@ std::string findModule(const std::string& key, const std::string& defaults) {
         "WB_MODULES=build/modules/starter for your kernels or build/modules/solutions for "
         "the reference; ctest sets it for every test.");
   }
-  for (const std::string& folder : splitFolders(list)) {
-    const std::string path = folder + "/" + key + ".fatbin";
-    if (std::ifstream(path).good()) return path;
-  }
-  throw std::runtime_error("no compiled module " + key + ".fatbin in WB_MODULES=" + list +
-                           ": build the workbook first (cmake --build build)");
+  return findModuleIn(key, list, "WB_MODULES=" + list);
 }
 
 std::string demangled(const char* name) {
@@ -95,7 +101,10 @@ LoadedModule& load(ModuleRegistry& r, const std::string& key) {
                              ", not that of " + key);
   }
   LoadedModule m;
-  m.path = findModule(key, r.defaultFolders);
+  const auto pin = r.pinned.find(key);
+  m.path = pin != r.pinned.end()
+               ? findModuleIn(key, pin->second, pin->second + " (the folders it is pinned to)")
+               : findModule(key, r.defaultFolders);
   const cudaError_t err =
       cudaLibraryLoadFromFile(&m.library, m.path.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0);
   if (err != cudaSuccess) {
@@ -155,6 +164,17 @@ void loadOnlyModule(const std::string& key) {
   ModuleRegistry& r = registry();
   const std::lock_guard<std::mutex> lock(r.mutex);
   r.onlyModule = key;
+}
+
+void pinModuleFolders(const std::string& key, const std::string& folders) {
+  ModuleRegistry& r = registry();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  const auto pin = r.pinned.find(key);
+  if (pin != r.pinned.end() && pin->second == folders) return;  // pinned there already
+  if (r.modules.count(key) != 0) {
+    throw std::logic_error("pinModuleFolders: the module " + key + " is already loaded");
+  }
+  r.pinned[key] = folders;
 }
 
 }  // namespace wb

@@ -1,0 +1,181 @@
+/**
+ * @file shuffle.cuh
+ * @brief Book section 5.6, "The Warp Shuffle Instruction": the contract of
+ *        the shuffle exercises.
+ *
+ * Two kinds of kernel.
+ *
+ * **Exchanges** (5.6.2): each thread reads its value (or its kArrayLength
+ * ints) from `in`, exchanges it with the other lanes of its warp through one
+ * or more `__shfl*_sync` calls, and writes what it then holds to `out`:
+ *  - thread `g = blockIdx.x * blockDim.x + threadIdx.x` reads `in[g]` and
+ *    writes `out[g]`; in shflXorArray and shflSwap it reads
+ *    `in[g * kArrayLength + i]` into element i of a register array and
+ *    writes element i back to `out[g * kArrayLength + i]`;
+ *  - the launch is kShuffleBlock (128) threads per block, any number of
+ *    blocks, whole warps only; every thread of the grid writes;
+ *  - `width` is a power of two from 2 to 32 and is passed to every shuffle;
+ *    the lanes of each segment of `width` lanes exchange among themselves;
+ *  - every lane of the warp takes part in every shuffle, with the full mask
+ *    `0xffffffff`;
+ *  - what each lane receives is exactly what shuffle_model.h says
+ *    (elementSource), including the lanes that keep their own value when the
+ *    source of a shift lies outside their segment;
+ *  - no exchange uses shared memory: the values travel from register to
+ *    register.
+ *
+ * **Reductions** (5.6.3): reduceShfl and reduceShflUnroll meet the
+ * reduction section's contract (chapters/reduction/reduction.cuh) exactly:
+ * the signature `(int* g_idata, int* g_odata, unsigned int n)`, kReduceBlock
+ * (128) threads per block, blocksFor(n, unroll) blocks, any n from 1 to 2^26,
+ * one partial sum per block in g_odata, g_idata unchanged. Each warp adds
+ * its 32 values with shuffles; lane 0 of each warp stores the warp's sum in
+ * `__shared__ int smem[kWarpSums]` (4 ints, no more); after a barrier warp 0
+ * adds those with shuffles and thread 0 writes the block's sum.
+ *
+ * Each exercise is one file with the kernel's name under `starter/shuffle/`;
+ * shflBroadcast.cu is the worked example.
+ */
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "common/exercise_kernel.h"
+#include "reduction/reduction.cuh"
+#include "shuffle_model.h"
+
+namespace wb::shuffle {
+
+/// Warp sums a block of a shuffle reduction keeps in shared memory: one per
+/// warp of kReduceBlock threads.
+constexpr int kWarpSums = reduction::kReduceBlock / kWarpSize;
+
+static_assert(reduction::kReduceBlock % kWarpSize == 0, "reduction blocks are whole warps");
+static_assert(kWarpSums <= kWarpSize, "warp 0 adds up one value per warp");
+static_assert(kShuffleBlock % kWarpSize == 0, "exchange blocks are whole warps");
+
+/// Every lane keeps the value of position @p srcLane (0 <= srcLane < width)
+/// of its segment: `__shfl_sync(0xffffffff, v, srcLane, width)`. The worked
+/// example (5.6.2.1).
+__global__ void shflBroadcast(const int* in, int* out, int width, int srcLane);
+/// Shift up by @p delta (1 <= delta < width) within each segment; the lowest
+/// delta lanes of a segment keep their own value (5.6.2.2).
+__global__ void shflUp(const int* in, int* out, int width, unsigned int delta);
+/// Shift down by @p delta (1 <= delta < width) within each segment; the
+/// highest delta lanes of a segment keep their own value (5.6.2.3).
+__global__ void shflDown(const int* in, int* out, int width, unsigned int delta);
+/// Every lane takes the value @p offset positions further in its segment,
+/// counted modulo width (-width < offset < width; negative shifts the other
+/// way): a shift with wrap-around (5.6.2.4).
+__global__ void shflWrap(const int* in, int* out, int width, int offset);
+/// Butterfly exchange: every lane takes the value of lane `lane ^ laneMask`
+/// (1 <= laneMask < width) (5.6.2.5).
+__global__ void shflXor(const int* in, int* out, int width, int laneMask);
+/// shflXor applied to each of the kArrayLength ints a thread holds: element
+/// i comes from element i of lane `lane ^ laneMask` (5.6.2.6).
+__global__ void shflXorArray(const int* in, int* out, int width, int laneMask);
+/// In each segment, positions @p firstLane and @p secondLane (different, both
+/// below width) swap one element of their arrays: firstLane's element
+/// @p firstIdx and secondLane's element @p secondIdx trade places; every
+/// other element of every lane stays (5.6.2.7).
+__global__ void shflSwap(const int* in, int* out, int width, int firstLane, int secondLane,
+                         int firstIdx, int secondIdx);
+
+/// The block's 128 elements added by warp shuffles, the four warp sums in
+/// `__shared__ int smem[kWarpSums]`, warp 0 adding those (5.6.3).
+__global__ void reduceShfl(int* g_idata, int* g_odata, unsigned int n);
+/// reduceShfl after each thread has added four elements one block apart, as
+/// in reduceSmemUnroll (5.6.3).
+__global__ void reduceShflUnroll(int* g_idata, int* g_odata, unsigned int n);
+
+/// One exchange kernel and what a test or a runner needs to know about it.
+struct ExchangeKernel {
+  const char* exercise;     ///< kernel name, also the exercise's file name (without .cu)
+  Exchange exchange;        ///< what it does (shuffle_model.h)
+  const char* parameters;   ///< its parameters after wb::shuffle::<name>, demangled
+  const char* bookSection;  ///< where the book discusses it
+
+  /// The kernel, from the exercise's compiled module (exercise_kernel.h).
+  const void* function() const {
+    const std::string signature = std::string("wb::shuffle::") + exercise + parameters;
+    return exerciseKernel("shuffle", exercise, signature.c_str());
+  }
+  /// Ints each thread reads and writes.
+  int intsPerThread() const { return shuffle::intsPerThread(exchange); }
+};
+
+/// Every exchange kernel, in the order the book presents them.
+inline const std::vector<ExchangeKernel>& exchangeKernels() {
+  using E = Exchange;
+  static const std::vector<ExchangeKernel> all = {
+      // exercise, exchange, parameters, book section
+      {"shflBroadcast", E::Broadcast, "(int const*, int*, int, int)", "5.6.2.1"},
+      {"shflUp", E::Up, "(int const*, int*, int, unsigned int)", "5.6.2.2"},
+      {"shflDown", E::Down, "(int const*, int*, int, unsigned int)", "5.6.2.3"},
+      {"shflWrap", E::Wrap, "(int const*, int*, int, int)", "5.6.2.4"},
+      {"shflXor", E::Xor, "(int const*, int*, int, int)", "5.6.2.5"},
+      {"shflXorArray", E::XorArray, "(int const*, int*, int, int)", "5.6.2.6"},
+      {"shflSwap", E::Swap, "(int const*, int*, int, int, int, int, int)", "5.6.2.7"},
+  };
+  return all;
+}
+
+/// Finds an exchange kernel by exercise name; nullptr when unknown.
+inline const ExchangeKernel* findExchangeKernel(const std::string& exercise) {
+  for (const auto& k : exchangeKernels()) {
+    if (exercise == k.exercise) return &k;
+  }
+  return nullptr;
+}
+
+/// The section's reductions, under the reduction contract: launch them with
+/// wb::reduction::launch and check them with the reduction tests' routines.
+/// (`shared` says Static, as for reduceSmem, because the array is static;
+/// its size is kWarpSums ints, not kReduceBlock.)
+inline const std::vector<reduction::ReduceKernel>& shuffleReductionKernels() {
+  using S = reduction::SharedArray;
+  constexpr int kU = reduction::kUnrollFactor;
+  static const std::vector<reduction::ReduceKernel> all = {
+      // exercise, unroll, inPlace, shared array, book section, section
+      {"reduceShfl", 1, false, S::Static, "5.6.3", "shuffle"},
+      {"reduceShflUnroll", kU, false, S::Static, "5.6.3", "shuffle"},
+  };
+  return all;
+}
+
+/// Finds a shuffle reduction by exercise name; nullptr when unknown.
+inline const reduction::ReduceKernel* findShuffleReduction(const std::string& exercise) {
+  for (const auto& k : shuffleReductionKernels()) {
+    if (exercise == k.exercise) return &k;
+  }
+  return nullptr;
+}
+
+/// Launches exchange @p k with arguments @p a over @p blocks blocks of
+/// kShuffleBlock threads: @p in and @p out hold blocks * kShuffleBlock *
+/// k.intsPerThread() ints. Launch errors are left for the caller to check.
+inline void launch(const ExchangeKernel& k, const int* in, int* out, const ExchangeArgs& a,
+                   int blocks, cudaStream_t stream = nullptr) {
+  const void* f = k.function();
+  const dim3 grid(blocks), block(kShuffleBlock);
+  switch (k.exchange) {
+    case Exchange::Up:
+    case Exchange::Down:
+      launchKernel(f, grid, block, 0, stream, in, out, a.width,
+                   static_cast<unsigned int>(a.lane));
+      break;
+    case Exchange::Swap:
+      launchKernel(f, grid, block, 0, stream, in, out, a.width, a.lane, a.secondLane,
+                   a.firstIdx, a.secondIdx);
+      break;
+    default:
+      launchKernel(f, grid, block, 0, stream, in, out, a.width, a.lane);
+      break;
+  }
+}
+
+}  // namespace wb::shuffle

@@ -1,0 +1,45 @@
+// Section 5.6 kernels for the runner. The exchanges run at width 16 over two
+// blocks with every argument set the tests use at that width, so a
+// sanitizer sees segments inside a warp and more than one block; the
+// reductions run over a few blocks with a partial last one, as the
+// reduction section's do. No bank behaviour is graded: the exchanges use no
+// shared memory, and the reductions' warp sums are one word per warp.
+#include <vector>
+
+#include "reduction/reduction_check.h"
+#include "reduction/reduction_inputs.h"
+#include "registry.h"
+#include "shuffle/shuffle.cuh"
+#include "shuffle/shuffle_check.h"
+
+namespace wb::runner {
+
+std::vector<RunnableKernel> shuffleKernels() {
+  std::vector<RunnableKernel> out;
+  for (const shuffle::ExchangeKernel& k : shuffle::exchangeKernels()) {
+    RunnableKernel r;
+    r.section = "shuffle";
+    r.id = k.exercise;
+    r.exercise = k.exercise;
+    r.qualifiedName = std::string("wb::shuffle::") + k.exercise;
+    r.runOnce = [&k] { return shuffle::testing::runAndCheckWidth(k, 16, 2, 20261123); };
+    out.push_back(std::move(r));
+  }
+  for (const reduction::ReduceKernel& k : shuffle::shuffleReductionKernels()) {
+    RunnableKernel r;
+    r.section = "shuffle";
+    r.id = k.exercise;
+    r.exercise = k.exercise;
+    r.qualifiedName = std::string("wb::shuffle::") + k.exercise;
+    r.runOnce = [&k] {
+      // Three full blocks and a partial fourth, with a tail that is not a
+      // multiple of a warp, the block or the unroll factor.
+      const std::size_t n = 3 * static_cast<std::size_t>(k.span()) + 37;
+      return reduction::testing::runAndCheck(k, reduction::testing::randomInput(n, 20261123));
+    };
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace wb::runner
