@@ -175,6 +175,66 @@ TEST(HostShuffleModel, ExpectedOutputOfAWholeWarp) {
             (std::vector<int>{101, 101, 103, 103}));
 }
 
+// A second, independent statement of the same rules: the source-lane
+// computation of PTX's shfl.sync (PTX ISA, "shfl.sync": a clamp value and a
+// segment mask packed in operand c), with the c that CUDA's __shfl*_sync
+// pass for a width: ((32 - width) << 8), or-ed with 0x1f except for up.
+// Returns the lane whose value @p lane receives.
+enum class PtxMode { Up, Down, Bfly, Idx };
+int ptxSource(PtxMode mode, int lane, int b, int width) {
+  const int c = mode == PtxMode::Up ? (32 - width) << 8 : ((32 - width) << 8) | 0x1f;
+  const int bval = b & 31;
+  const int cval = c & 31;
+  const int segmask = (c >> 8) & 31;
+  const int maxLane = (lane & segmask) | (cval & ~segmask);
+  const int minLane = lane & segmask;
+  int j = lane;
+  bool inRange = false;
+  switch (mode) {
+    case PtxMode::Up: j = lane - bval; inRange = j >= maxLane; break;
+    case PtxMode::Down: j = lane + bval; inRange = j <= maxLane; break;
+    case PtxMode::Bfly: j = lane ^ bval; inRange = j <= maxLane; break;
+    case PtxMode::Idx: j = minLane | (bval & ~segmask); inRange = j <= maxLane; break;
+  }
+  return inRange ? j : lane;
+}
+
+TEST(HostShuffleModel, AgreesWithThePtxRulesForEveryLaneWidthAndArgument) {
+  for (int width : kWidths) {
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      for (int s = -2 * kWarpSize; s < 2 * kWarpSize; ++s) {
+        ASSERT_EQ(ptxSource(PtxMode::Idx, lane, s, width), broadcastSource(lane, s, width))
+            << "width " << width << ", lane " << lane << ", srcLane " << s;
+        ASSERT_EQ(ptxSource(PtxMode::Idx, lane, lane + s, width), wrapSource(lane, s, width))
+            << "width " << width << ", lane " << lane << ", offset " << s;
+      }
+      for (int d = 0; d < kWarpSize; ++d) {
+        ASSERT_EQ(ptxSource(PtxMode::Up, lane, d, width), upSource(lane, d, width))
+            << "width " << width << ", lane " << lane << ", delta " << d;
+        ASSERT_EQ(ptxSource(PtxMode::Down, lane, d, width), downSource(lane, d, width))
+            << "width " << width << ", lane " << lane << ", delta " << d;
+        ASSERT_EQ(ptxSource(PtxMode::Bfly, lane, d, width), xorSource(lane, d, width))
+            << "width " << width << ", lane " << lane << ", laneMask " << d;
+      }
+    }
+  }
+}
+
+// The mutant shflUp__width_minus_delta passes width - delta: by the same
+// rules it gets some lane wrong for every width and delta the tests use.
+TEST(HostShuffleModel, AWidthThatIsNotAPowerOfTwoBreaksTheShiftUp) {
+  for (int width : kWidths) {
+    for (const ExchangeArgs& a : testArgs(Exchange::Up, width)) {
+      bool differs = false;
+      for (int lane = 0; lane < kWarpSize; ++lane) {
+        differs = differs || ptxSource(PtxMode::Up, lane, a.lane, width - a.lane) !=
+                                 upSource(lane, a.lane, width);
+      }
+      EXPECT_TRUE(differs) << "width " << width << ", delta " << a.lane;
+    }
+  }
+}
+
 TEST(HostShuffleInputs, DistinctReproducibleAndClearOfSmallValues) {
   const std::vector<int> a = testing::distinctInput(1536, 7);
   EXPECT_EQ(a, testing::distinctInput(1536, 7));
