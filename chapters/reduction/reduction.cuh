@@ -95,7 +95,7 @@ struct ReduceKernel {
   bool inPlace;             ///< overwrites its input g_idata while reducing
   SharedArray shared;       ///< where the partial sums live
   const char* bookSection;  ///< where the book discusses it
-  /// The section whose exercise it is, and the namespace wb::<section> it is
+  /// The section whose exercise it is, and the namespace (wb::section) it is
   /// declared in: the shuffle section's reductions (chapters/shuffle/
   /// shuffle.cuh) meet this contract too.
   const char* section = "reduction";

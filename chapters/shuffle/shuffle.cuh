@@ -96,7 +96,7 @@ __global__ void reduceShflUnroll(int* g_idata, int* g_odata, unsigned int n);
 struct ExchangeKernel {
   const char* exercise;     ///< kernel name, also the exercise's file name (without .cu)
   Exchange exchange;        ///< what it does (shuffle_model.h)
-  const char* parameters;   ///< its parameters after wb::shuffle::<name>, demangled
+  const char* parameters;   ///< its parameter list as the demangler writes it
   const char* bookSection;  ///< where the book discusses it
 
   /// The kernel, from the exercise's compiled module (exercise_kernel.h).
