@@ -163,14 +163,14 @@ def check(root):
 
 SELF_TEST_SECTION = '''
 [[section]]
-name = "constant"
-book = "5.5"
-title = "Constant memory"
+name = "shuffle"
+book = "5.6"
+title = "The warp shuffle instruction"
 
 [[exercise]]
-section = "constant"
-name = "stencilConstant"
-book = "5.5.2"
+section = "shuffle"
+name = "reduceShfl"
+book = "5.6.3"
 kind = "kernel"
 '''
 
@@ -185,14 +185,14 @@ def self_test():
             shutil.copytree(root / name, t / name, ignore=shutil.ignore_patterns("__pycache__"))
         (t / "workbook.toml").write_text((root / "workbook.toml").read_text() + SELF_TEST_SECTION)
         gaps = check(t)
-        wanted = ["section constant: its contract is missing",
-                  "section constant: its starter folder is missing",
-                  "section constant: its kernel-runner entry is missing",
-                  "section constant: its benchmark entry is missing",
-                  "section constant: its points",
-                  "section constant: its notes among the documentation's pages",
-                  "exercise constant/stencilConstant: no reference solution",
-                  "exercise constant/stencilConstant: no hint"]
+        wanted = ["section shuffle: its contract is missing",
+                  "section shuffle: its starter folder is missing",
+                  "section shuffle: its kernel-runner entry is missing",
+                  "section shuffle: its benchmark entry is missing",
+                  "section shuffle: its points",
+                  "section shuffle: its notes among the documentation's pages",
+                  "exercise shuffle/reduceShfl: no reference solution",
+                  "exercise shuffle/reduceShfl: no hint"]
         missed = [w for w in wanted if not any(g.startswith(w) for g in gaps)]
         # An exercise dropped from the list, a hint removed: named too.
         text = (root / "workbook.toml").read_text()
