@@ -54,6 +54,9 @@ const void* exerciseKernel(const char* section, const char* exercise, const char
  * cannot set it with cudaMemcpyToSymbol on a variable of its own: it copies
  * to this address instead (cudaMemcpy), which is what cudaMemcpyToSymbol
  * does for a program linked in one piece.
+ * @param section  the section's folder name, e.g. "constant"
+ * @param exercise the exercise whose module holds the variable
+ * @param symbol   the variable's name in the module, e.g. "wbStencilCoef"
  * @param[out] bytes the variable's size in bytes, when not null.
  * @throws std::runtime_error naming the module when it holds no such
  *         variable (or cannot be loaded).
