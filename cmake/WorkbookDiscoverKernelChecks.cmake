@@ -1,7 +1,8 @@
 # Run by CTest: lists the kernels of a runner (wb_run --list, a JSON array)
 # and adds, per kernel, a `profile` test (Nsight Compute, when the bank model
 # or the coalescing model grades the kernel) and a `sanitize` test
-# (compute-sanitizer). Both exit 77 when their tool cannot run here, which
+# (compute-sanitizer); a kernel the constant-cache model grades also gets a
+# `profile` test. Both exit 77 when their tool cannot run here, which
 # CTest reports as skipped. Each test is labelled with its section, its
 # implementation, its kind and `exercise=<name>`, the exercise whose module
 # the runner loads for the kernel: the runner says which, and the tools
@@ -56,9 +57,15 @@ foreach(index RANGE ${last})
   wb_kernel_field(load ${index} sharedLoadWays)
   wb_kernel_field(store ${index} sharedStoreWays)
   wb_kernel_field(sectors ${index} globalStoreSectors)
+  wb_kernel_field(passes ${index} constantPasses)
+  wb_kernel_field(requests ${index} constantRequests)
   set(labels "${section};${WB_IMPL};exercise=${exercise}")
-  if(NOT load STREQUAL "" OR NOT store STREQUAL "" OR NOT sectors STREQUAL "")
+  if(NOT load STREQUAL "" OR NOT store STREQUAL "" OR NOT sectors STREQUAL ""
+     OR NOT passes STREQUAL "")
     set(expect "")
+    if(NOT passes STREQUAL "")
+      list(APPEND expect --constant-passes ${passes} --constant-requests ${requests})
+    endif()
     if(NOT load STREQUAL "")
       list(APPEND expect --load ${load})
     endif()

@@ -53,7 +53,9 @@ endfunction()
 # wb_add_kernel_module(<target> <section> <name> <source> <impl>)
 # A kernel exercise file compiled as device code only, into
 # <modules>/<impl>/<section>/<name>.fatbin (chapters/common/exercise_kernel.h
-# says why), under the compile limits. <target> builds it.
+# says why), under the compile limits. <target> builds it. WB_EXERCISE_MODULE
+# is defined there alone: a contract defines its module-scope variables
+# (`__constant__` arrays) only in the modules, where the kernels read them.
 function(wb_add_kernel_module target section name source impl)
   wb_module_folder(folder ${impl})
   set(output "${folder}/${section}/${name}.fatbin")
@@ -66,7 +68,7 @@ function(wb_add_kernel_module target section name source impl)
     COMMAND ${CMAKE_COMMAND} -E make_directory "${folder}/${section}"
     COMMAND ${WB_COMPILE_LIMITS} --name "${section}/${name}" --
             "${CMAKE_CUDA_COMPILER}" -fatbin -std=c++17 -lineinfo ${werror}
-            "-I${CMAKE_SOURCE_DIR}/chapters" ${WB_MODULE_ARCH_FLAGS}
+            -DWB_EXERCISE_MODULE "-I${CMAKE_SOURCE_DIR}/chapters" ${WB_MODULE_ARCH_FLAGS}
             -MD -MF "${output}.d" -o "${output}" "${source}"
     DEPENDS "${source}" "${CMAKE_SOURCE_DIR}/cmake/compile_with_limits.py"
     DEPFILE "${output}.d"

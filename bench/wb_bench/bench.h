@@ -120,7 +120,7 @@ void addCopyCeilings(std::vector<Candidate>& out, const void* src, void* dst, st
 
 /// One section of the benchmark.
 struct Section {
-  const char* name;      ///< "layout", "reduction", "transpose", "shuffle"
+  const char* name;      ///< "layout", "reduction", "transpose", "constant", "shuffle"
   const char* sizeUnit;  ///< what --size counts in this section
   std::uint64_t defaultSize;
   std::uint64_t smokeSize;
@@ -137,6 +137,8 @@ std::vector<std::string> reductionKernelNames();
 std::vector<Row> runReduction(std::uint64_t elements, Context& context);
 std::vector<std::string> transposeKernelNames();
 std::vector<Row> runTranspose(std::uint64_t side, Context& context);
+std::vector<std::string> constantKernelNames();
+std::vector<Row> runConstant(std::uint64_t elements, Context& context);
 std::vector<std::string> shuffleKernelNames();
 std::vector<Row> runShuffle(std::uint64_t elements, Context& context);
 

@@ -34,7 +34,8 @@ section, at sizes beyond the L2 cache, beside the kernels beyond the book,
 the libraries that do the same job (cub::DeviceReduce::Sum, cublasSgeam)
 and two copy ceilings (copyInt4, a 16-byte grid-stride copy, and cudaMemcpy).
 
-  --section S  run only section S: layout, reduction, transpose or shuffle
+  --section S  run only section S: layout, reduction, transpose, constant or
+               shuffle
                (repeat it, or separate names with commas)
   --kernel K   run only kernel K (as the tables name it; repeat it or use
                commas); the copy kernel and the baselines of K run too,
@@ -42,7 +43,8 @@ and two copy ceilings (copyInt4, a 16-byte grid-stride copy, and cudaMemcpy).
   --size N     problem size: layout, output ints (default 2^26, rounded up
                to whole tiles); reduction, int32 elements (default and most
                2^26); transpose, rows = cols of a float matrix (default 8192,
-               most 32768); shuffle, int32 elements, as reduction
+               most 32768); constant, float elements (default 2^26, most
+               2^28); shuffle, int32 elements, as reduction
   --reps N     timed runs per kernel (default 31)
   --smoke      tiny sizes and 3 runs: shows that everything works, measures
                nothing (the CTest test); exit 77 without a GPU
@@ -60,7 +62,8 @@ plus the bytes it must write over the median time (10^9 bytes per second);
 of copy, GB/s over copyInt4's in the same section and run; of peak, GB/s
 over the device's theoretical peak (2 x memory clock x bus width, from
 device attributes); speedup, the baseline's time over this time. Baselines:
-reduction, reduceGmem; transpose, naiveGmem; shuffle, each kernel's
+reduction, reduceGmem; transpose, naiveGmem; constant, stencilGmemCoef
+(and constantBroadcast for constantScattered); shuffle, each kernel's
 shared-memory twin (reduceSmem, reduceSmemUnroll); layout, the setColReadCol
 kernel of the same tile shape (conflicted on store and load, the worst
 layout: the speedup is what each layout buys over it). A layout kernel

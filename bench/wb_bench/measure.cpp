@@ -138,6 +138,8 @@ const std::vector<Section>& sections() {
        reductionKernelNames, runReduction},
       {"transpose", "rows = cols of a float matrix", 8192, 132, 32768, transposeKernelNames,
        runTranspose},
+      {"constant", "float elements of the stencil (and lookup outputs)", std::uint64_t{1} << 26,
+       100003, std::uint64_t{1} << 28, constantKernelNames, runConstant},
       {"shuffle", "int32 elements", std::uint64_t{1} << 26, 100003, std::uint64_t{1} << 26,
        shuffleKernelNames, runShuffle},
   };

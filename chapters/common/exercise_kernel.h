@@ -43,6 +43,27 @@ namespace wb {
  */
 const void* exerciseKernel(const char* section, const char* exercise, const char* signature);
 
+/**
+ * @brief The device address of the module-scope variable @p symbol (a
+ *        `__constant__` or `__device__` variable, by its name in the module:
+ *        unmangled for a variable at global scope) in the compiled module of
+ *        exercise @p section / @p exercise, loading the module as
+ *        exerciseKernel does.
+ *
+ * A `__constant__` array lives in the module that defines it, so a test
+ * cannot set it with cudaMemcpyToSymbol on a variable of its own: it copies
+ * to this address instead (cudaMemcpy), which is what cudaMemcpyToSymbol
+ * does for a program linked in one piece.
+ * @param section  the section's folder name, e.g. "constant"
+ * @param exercise the exercise whose module holds the variable
+ * @param symbol   the variable's name in the module, e.g. "wbStencilCoef"
+ * @param[out] bytes the variable's size in bytes, when not null.
+ * @throws std::runtime_error naming the module when it holds no such
+ *         variable (or cannot be loaded).
+ */
+void* exerciseGlobal(const char* section, const char* exercise, const char* symbol,
+                     std::size_t* bytes = nullptr);
+
 /// Launches @p kernel (from exerciseKernel) with arguments @p args, which
 /// must have exactly the kernel's parameter types. Launch errors are left
 /// for the caller to check, as with `<<<...>>>` (cudaGetLastError).

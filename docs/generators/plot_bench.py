@@ -30,6 +30,7 @@ SIZE_UNITS = {
     "layout": "output ints",
     "reduction": "int32 elements",
     "transpose": "rows = cols, floats",
+    "constant": "float elements",
     "shuffle": "int32 elements",
 }
 

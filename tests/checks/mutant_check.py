@@ -97,6 +97,17 @@ def stage_profile(runner, kernels):
                    "st_requests"),
                   ("global store sectors", k["globalStoreSectors"], "gst_sectors",
                    "gst_requests"))
+        constant = k.get("constantPasses")
+        if constant is not None and k.get("constantRequests"):
+            # Constant-cache requests per warp-level load (book 5.5); the
+            # metric is unverified until a GPU run and ToolUnavailable
+            # where ncu does not know it.
+            values, _ = nsight.profile(runner, f"{k['section']}/{k['id']}", k["name"],
+                                       nsight.CONSTANT_METRICS, unknown_metric_skips=True)
+            measured = values["idc_requests"] / float(k["constantRequests"])
+            if abs(measured - float(constant)) > 0.05 * float(constant):
+                return (f"profile: {k['id']} constant-cache requests per load {measured:.2f}, "
+                        f"expected {float(constant):.2f}")
         if all(expected is None for _, expected, _, _ in checks):
             continue
         values, _ = nsight.profile(runner, f"{k['section']}/{k['id']}", k["name"], metrics)

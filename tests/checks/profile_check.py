@@ -4,7 +4,10 @@
 Runs the kernel once (one block) under ncu and compares the shared-memory
 wavefronts per request of its loads and stores with the bank model's
 prediction, and, where asked, the global-memory sectors per store request
-with the coalescing the exercise is about. Exit: 0 as predicted, 1 not (or the kernel is wrong), 77 when ncu
+with the coalescing the exercise is about, or the constant-cache requests per
+indexed constant load with the constant model's distinct words per warp
+(book 5.5; that metric is unverified until a GPU run, and the check skips
+where ncu does not know it). Exit: 0 as predicted, 1 not (or the kernel is wrong), 77 when ncu
 cannot run here (reported by CTest as skipped, with the reason).
 """
 import argparse
@@ -27,8 +30,14 @@ def main():
     ap.add_argument("--store", type=float, help="expected store wavefronts per request")
     ap.add_argument("--store-sectors", type=float,
                     help="expected global-memory sectors per store request")
+    ap.add_argument("--constant-passes", type=float,
+                    help="expected constant-cache requests per warp-level constant load")
+    ap.add_argument("--constant-requests", type=float,
+                    help="warp-level indexed constant loads the launch makes")
     ap.add_argument("--tolerance", type=float, default=0.05)
     args = ap.parse_args()
+    if args.constant_passes is not None:
+        return check_constant(args)
     try:
         metrics = dict(nsight.SHARED_METRICS)
         metrics.update(nsight.GLOBAL_METRICS)
@@ -74,6 +83,41 @@ def main():
                      else "the kernel stores differently from what the exercise asks"))
             failed = True
     return 1 if failed else 0
+
+
+def check_constant(args):
+    """Constant-cache requests per warp-level indexed constant load against
+    the constant model (chapters/constant/constant_model.h)."""
+    if not args.constant_requests:
+        print(f"FAILED {args.kernel}: --constant-passes needs --constant-requests")
+        return 1
+    try:
+        values, app = nsight.profile(args.runner, args.kernel, args.name,
+                                     nsight.CONSTANT_METRICS, unknown_metric_skips=True)
+    except nsight.ToolUnavailable as err:
+        print(f"skipped: {err} (the constant-cache metric "
+              f"{nsight.CONSTANT_METRICS['idc_requests']} is unverified until a GPU run)")
+        return nsight.SKIP
+    except RuntimeError as err:
+        print(f"FAILED {args.kernel}: {err}")
+        return 1
+    if "WRONG" in app or "CUDA ERROR" in app:
+        print(f"FAILED {args.kernel}: the kernel must be correct before its constant-cache "
+              f"behaviour is graded:\n{app.strip()}")
+        return 1
+    measured = values["idc_requests"] / args.constant_requests
+    expected = args.constant_passes
+    line = (f"{args.kernel}: constant-cache requests per warp-level load {measured:.2f} "
+            f"({values['idc_requests']:.0f} over {args.constant_requests:.0f} loads)")
+    if abs(measured - expected) <= args.tolerance * expected:
+        print(line + f" = expected {expected:.2f} distinct words per warp")
+        return 0
+    print(line + f", expected {expected:.2f} from the constant model: "
+          + ("the lanes of a warp read more distinct constant words than the exercise asks "
+             "(serialised)" if measured > expected
+             else "fewer requests than the access pattern needs: does the kernel read the "
+                  "table as the exercise asks?"))
+    return 1
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@
 namespace wb::runner {
 
 struct RunnableKernel {
-  std::string section;   ///< "layout", "reduction", "transpose", "shuffle"
+  std::string section;   ///< "layout", "reduction", "transpose", "constant", "shuffle"
   std::string id;        ///< unique within the section, e.g. "square_setRowReadCol"
   std::string exercise;  ///< the exercise file it belongs to, e.g. "setRowReadCol"
   /// Fully qualified name as Nsight Compute shows it with
@@ -26,6 +26,13 @@ struct RunnableKernel {
   /// launch runOnce makes: 4 when a warp writes 128 consecutive bytes
   /// (coalesced), 32 when every lane writes its own sector.
   std::optional<double> globalStoreSectors;
+  /// Constant-cache passes per indexed constant load of a warp (distinct
+  /// words its lanes ask for) that the constant model predicts
+  /// (chapters/constant/constant_model.h); empty when not graded.
+  std::optional<double> constantPasses;
+  /// Warp-level indexed constant loads the launch of runOnce makes: the
+  /// profile check divides the measured constant-cache requests by it.
+  std::optional<double> constantRequests;
   /// Launches the kernel once at a small size (a single block where the
   /// contract allows it, so the profile counters are exact) and checks the
   /// output; returns "" when correct, else what is wrong.
@@ -39,6 +46,7 @@ std::vector<RunnableKernel> allKernels();
 std::vector<RunnableKernel> layoutKernels();
 std::vector<RunnableKernel> reductionKernels();
 std::vector<RunnableKernel> transposeKernels();
+std::vector<RunnableKernel> constantKernels();
 std::vector<RunnableKernel> shuffleKernels();
 
 }  // namespace wb::runner

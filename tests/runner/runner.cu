@@ -3,8 +3,9 @@
 //
 //   wb_run --list        every kernel as JSON: an array of objects with the
 //                        fields section, id, exercise, name (qualified),
-//                        sharedLoadWays, sharedStoreWays, globalStoreSectors
-//                        (null where the kernel is not graded on it)
+//                        sharedLoadWays, sharedStoreWays, globalStoreSectors,
+//                        constantPasses, constantRequests (null where the
+//                        kernel is not graded on it)
 //   wb_run --gpu-check   exit 0 when a usable GPU is present, 77 (and why) if not
 //   wb_run ID            run section/id (e.g. layout/square_setRowReadCol)
 //
@@ -31,7 +32,7 @@ namespace wb::runner {
 
 std::vector<RunnableKernel> allKernels() {
   std::vector<RunnableKernel> all = layoutKernels();
-  for (auto* section : {reductionKernels, transposeKernels, shuffleKernels}) {
+  for (auto* section : {reductionKernels, transposeKernels, constantKernels, shuffleKernels}) {
     for (auto& k : section()) all.push_back(std::move(k));
   }
   return all;
@@ -47,7 +48,8 @@ int usage(const char* why) {
                "usage: wb_run --list | --gpu-check | SECTION/ID\n"
                "  --list       print every kernel as a JSON array of objects: section, id,\n"
                "               exercise, name, sharedLoadWays, sharedStoreWays,\n"
-               "               globalStoreSectors (null when not graded on it)\n"
+               "               globalStoreSectors, constantPasses, constantRequests\n"
+               "               (null when not graded on it)\n"
                "  --gpu-check  exit 0 with a usable GPU, 77 (and the reason) without\n"
                "  SECTION/ID   launch that kernel once at a small size and check its output\n"
                "exit: 0 right, 1 wrong, 2 usage, 3 CUDA error, 124 timed out (WB_RUN_TIMEOUT,\n"
@@ -108,11 +110,13 @@ void printKernelList(const std::vector<wb::runner::RunnableKernel>& kernels) {
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     const auto& k = kernels[i];
     std::printf("  {\"section\": %s, \"id\": %s, \"exercise\": %s, \"name\": %s, "
-                "\"sharedLoadWays\": %s, \"sharedStoreWays\": %s, \"globalStoreSectors\": %s}%s\n",
+                "\"sharedLoadWays\": %s, \"sharedStoreWays\": %s, \"globalStoreSectors\": %s, "
+                "\"constantPasses\": %s, \"constantRequests\": %s}%s\n",
                 jsonString(k.section).c_str(), jsonString(k.id).c_str(),
                 jsonString(k.exercise).c_str(), jsonString(k.qualifiedName).c_str(),
                 jsonNumber(k.sharedLoadWays).c_str(), jsonNumber(k.sharedStoreWays).c_str(),
-                jsonNumber(k.globalStoreSectors).c_str(), i + 1 < kernels.size() ? "," : "");
+                jsonNumber(k.globalStoreSectors).c_str(), jsonNumber(k.constantPasses).c_str(),
+                jsonNumber(k.constantRequests).c_str(), i + 1 < kernels.size() ? "," : "");
   }
   std::printf("]\n");
 }

@@ -154,6 +154,26 @@ const void* exerciseKernel(const char* section, const char* exercise, const char
   throw std::runtime_error(msg.str());
 }
 
+void* exerciseGlobal(const char* section, const char* exercise, const char* symbol,
+                     std::size_t* bytes) {
+  ModuleRegistry& r = registry();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  const std::string key = std::string(section) + "/" + exercise;
+  const LoadedModule& m = load(r, key);
+  void* address = nullptr;
+  std::size_t size = 0;
+  const cudaError_t err = cudaLibraryGetGlobal(&address, &size, m.library, symbol);
+  if (err != cudaSuccess || address == nullptr) {
+    (void)cudaGetLastError();  // not the next launch's error
+    throw std::runtime_error("the module " + m.path + " (compiled from " + key +
+                             ".cu) holds no module-scope variable " + symbol + " (" +
+                             cudaGetErrorName(err) +
+                             "); the compiler drops one that no kernel of the file reads");
+  }
+  if (bytes != nullptr) *bytes = size;
+  return address;
+}
+
 void setDefaultModuleFolders(const std::string& folders) {
   ModuleRegistry& r = registry();
   const std::lock_guard<std::mutex> lock(r.mutex);
