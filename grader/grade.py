@@ -158,4 +158,9 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except BrokenPipeError:
+        # The reader went away (`... --check-points | head`): nothing to report.
+        sys.stderr.close()
+        sys.exit(0)
