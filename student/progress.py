@@ -11,10 +11,14 @@ from wbcore import course as wbex
 from wbcore import ctest_listing
 from wbcore import results as wbres
 from . import pristine as wbpristine
+from . import summary as wbsummary
 
 from student import hints as wbhints
 
 BUILD = wbex.ROOT / "build"
+# The CMake target of what the student's loop needs (CMakeLists.txt):
+# ./workbook and ./workbook check build it alone; ./workbook test builds all.
+STUDENT_TARGET = "wb_student"
 
 
 def ordered_exercises():
@@ -29,9 +33,11 @@ def run_starter_tests(label_regex, include_perf, junit):
         cmd += ["-L", label_regex]
     if not include_perf:
         cmd += ["-LE", "perf"]
-    print("running your starter's tests ...", flush=True)
-    subprocess.run(cmd, cwd=wbex.ROOT, env=wbbuild.env_with_cuda(),
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = BUILD / "test.log"
+    print(f"running your starter's tests (CTest's output: {log}) ...", flush=True)
+    with open(log, "w") as out:
+        subprocess.run(cmd, cwd=wbex.ROOT, env=wbbuild.env_with_cuda(),
+                       stdout=out, stderr=subprocess.STDOUT)
     try:
         return wbres.load_junit(junit)
     except (OSError, ET.ParseError):
@@ -123,7 +129,7 @@ def print_progress(results, listed, gpu_ok, gpu_note):
 
 
 def status(include_perf=False):
-    if not wbbuild.configure_and_build(quiet=True):
+    if not wbbuild.configure_and_build(quiet=True, target=STUDENT_TARGET):
         return 1
     gpu_ok, gpu_note = wbbuild.gpu_present()
     try:
@@ -137,7 +143,7 @@ def status(include_perf=False):
 
 
 def check(name, include_perf=False):
-    if not wbbuild.configure_and_build(quiet=True):
+    if not wbbuild.configure_and_build(quiet=True, target=STUDENT_TARGET):
         return 1
     if name in wbex.section_names():
         selector = ["-L", f"^{name}$"]
@@ -150,10 +156,33 @@ def check(name, include_perf=False):
         # The exercise's tests carry its label (wbcore/ctest_listing.py);
         # repeated -L options must all match.
         selector = ["-L", f"^{e.section}$", "-L", f"^{ctest_listing.exercise_label(e.name)}$"]
-    cmd = ["ctest", "--test-dir", str(BUILD), "-L", "starter", "--output-on-failure"] + selector
+    junit = BUILD / "check.xml"
+    log = BUILD / "check.log"
+    cmd = ["ctest", "--test-dir", str(BUILD), "-j", "4", "-L", "starter", "--output-on-failure",
+           "--output-junit", str(junit)] + selector
     if not include_perf:
         cmd += ["-LE", "perf"]
-    return wbbuild.run(cmd)
+    try:
+        listed = ctest_listing.by_name(ctest_listing.list_tests(BUILD, ["-L", "^starter$"]))
+    except ctest_listing.ListingError as err:
+        print(f"workbook: {err}", file=sys.stderr)
+        return 1
+    if junit.exists():
+        junit.unlink()
+    print(f"running the tests of {name} (CTest's output: {log}) ...", flush=True)
+    with open(log, "w") as out:
+        rc = subprocess.run(cmd, cwd=wbex.ROOT, env=wbbuild.env_with_cuda(),
+                            stdout=out, stderr=subprocess.STDOUT).returncode
+    try:
+        results = wbres.load_junit(junit)
+    except (OSError, ET.ParseError):
+        print(f"CTest wrote no results; its output is in {log}", file=sys.stderr)
+        return rc or 1
+    if not results:
+        print(f"no tests matched {name}; CTest's output is in {log}")
+        return rc
+    print("\n".join(wbsummary.summary_lines(results, listed)))
+    return 1 if any(r.result == "failed" for r in results) else rc
 
 
 def show_hint(name, step=None):

@@ -7,9 +7,11 @@ all configure through a preset, so an option is spelled in one place."""
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
+import time
 
 from .course import ROOT
 
@@ -83,8 +85,56 @@ def preset_binary_dir(name, presets_file=PRESETS_FILE):
     return pathlib.Path(binary_dir.replace("${sourceDir}", str(source_dir)))
 
 
-def configure_and_build(preset="default", quiet=False):
-    """Configure (once) and build with a preset. Returns True on success."""
+NINJA_STEP = re.compile(r"^\[(\d+)/(\d+)\]\s*(.*)$")
+
+
+def build_with_progress(build_dir, target, log):
+    """`cmake --build build_dir --target target`, its output to `log`; shows
+    "building: step n of N: <what>" from Ninja's [n/N] lines, as one updating
+    line on a terminal, else as plain lines at most every few seconds or 10%.
+    Returns the exit code."""
+    cmd = ["cmake", "--build", str(build_dir), "--target", target]
+    tty = sys.stdout.isatty()
+    last_time, last_tenth, shown = 0.0, -1, False
+    with open(log, "w") as out:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env_with_cuda(), stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, errors="replace")
+        for line in proc.stdout:
+            out.write(line)
+            m = NINJA_STEP.match(line.strip())
+            if not m:
+                continue
+            n, total, what = int(m.group(1)), int(m.group(2)), m.group(3)
+            text = f"building: step {n} of {total}: {what}"
+            if tty:
+                print("\r" + text[:100].ljust(100), end="", flush=True)
+                shown = True
+            else:
+                now, tenth = time.monotonic(), n * 10 // max(total, 1)
+                if now - last_time >= 3 or tenth > last_tenth or n == total:
+                    print(text[:160], flush=True)
+                    last_time, last_tenth = now, tenth
+        rc = proc.wait()
+    if tty and shown:
+        print("\r" + " " * 100 + "\r", end="", flush=True)
+    return rc
+
+
+def first_errors(log, lines=12):
+    """The first error lines of a build log (with a line after each)."""
+    text = pathlib.Path(log).read_text(errors="replace").splitlines()
+    keep = []
+    for i, line in enumerate(text):
+        if "error" in line.lower() or line.startswith("FAILED"):
+            keep.extend(text[i:i + 2])
+        if len(keep) >= lines:
+            break
+    return "\n".join((keep or text[-lines:])[:lines])
+
+
+def configure_and_build(preset="default", quiet=False, target=None):
+    """Configure (once) and build with a preset (only `target`, with
+    progress, when given). Returns True on success."""
     require_tools()
     build_dir = preset_binary_dir(preset)
     build_dir.mkdir(parents=True, exist_ok=True)
@@ -94,6 +144,14 @@ def configure_and_build(preset="default", quiet=False):
             print(f"configuring failed; see {build_dir / 'configure.log'}" if quiet else
                   "configuring failed (above)", file=sys.stderr)
             return False
+    if target is not None:
+        log = build_dir / "build.log"
+        if build_with_progress(build_dir, target, log) != 0:
+            print(f"the build failed; the first errors (the whole log: {log}):\n"
+                  + first_errors(log), file=sys.stderr)
+            print("fix the first error first.", file=sys.stderr)
+            return False
+        return True
     rc = run(["cmake", "--build", "--preset", preset], quiet,
              log=build_dir / "build.log" if quiet else None)
     if rc != 0:

@@ -1,0 +1,70 @@
+"""A short account of a CTest run for the student: per exercise and kind of
+check (host, gpu, perf, profile, sanitize), how many passed, failed and were
+skipped, and the first lines of each failure's message, read from CTest's
+JUnit output (wbcore/results.py) and the build's listing (which test belongs
+to which exercise: wbcore/ctest_listing.py).
+
+  python3 -m student.summary JUNIT.xml   (every test under its name's section)
+"""
+import collections
+import sys
+
+FAILURE_LINES = 4
+MAX_FAILURES_SHOWN = 8
+
+
+def failure_lines(result, lines=FAILURE_LINES):
+    """The first lines of a failure's message that say something: GoogleTest's
+    failure lines where there are some, else the first non-empty lines."""
+    text = [l.strip() for l in result.output.splitlines() if l.strip()]
+    keep = [l for l in text if "Failure" in l or "xpected" in l or "differ" in l
+            or "Which is" in l or "failed" in l or "wrote" in l]
+    return [l[:160] for l in (keep or text)[:lines]]
+
+
+def group_key(result, listed):
+    """(exercise or section name, kind) of a result, from the listing."""
+    test = listed.get(result.name)
+    if test is None:
+        return ("(not listed)", "?")
+    if test.exercise is not None:
+        where = test.exercise.key
+    else:
+        where = test.section or "(workbook)"
+    return (where, test.kind or "?")
+
+
+def summary_lines(results, listed):
+    """The summary as a list of lines."""
+    groups = collections.OrderedDict()
+    failures = []
+    for r in results:
+        groups.setdefault(group_key(r, listed), collections.Counter())[r.result] += 1
+        if r.result == "failed":
+            failures.append(r)
+    lines = []
+    for (where, kind), counter in groups.items():
+        parts = [f"{counter[k]} {k}" for k in ("passed", "failed", "skipped") if counter[k]]
+        lines.append(f"  {where} [{kind}]: " + ", ".join(parts))
+    total = collections.Counter(r.result for r in results)
+    lines.append(f"  total: {total['passed']} passed, {total['failed']} failed, "
+                 f"{total['skipped']} skipped")
+    for r in failures[:MAX_FAILURES_SHOWN]:
+        lines.append(f"  FAILED {r.name}")
+        lines.extend("      " + l for l in failure_lines(r))
+    if len(failures) > MAX_FAILURES_SHOWN:
+        lines.append(f"  ... and {len(failures) - MAX_FAILURES_SHOWN} more failures")
+    return lines
+
+
+def main(argv):
+    if len(argv) != 1:
+        print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
+        return 2
+    from wbcore import results as wbres
+    print("\n".join(summary_lines(wbres.load_junit(argv[0]), {})))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
