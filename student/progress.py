@@ -105,7 +105,7 @@ def print_progress(results, listed, gpu_ok, gpu_note):
             if nxt is None and (st == "todo" or (st == "not run" and todo)):
                 nxt = e
     if not gpu_ok:
-        print(f"\nNo GPU here: {gpu_note}.\nEverything compiled and the host tests ran; the "
+        print(f"\nNo GPU here: {gpu_note}.\nYour starter compiled and the host tests ran; the "
               "GPU tests were reported as skipped. Run ./workbook on a machine with an NVIDIA "
               "GPU (compute capability 7.5 or newer) to check your kernels.")
     if nxt is None:
@@ -183,6 +183,48 @@ def check(name, include_perf=False):
         return rc
     print("\n".join(wbsummary.summary_lines(results, listed)))
     return 1 if any(r.result == "failed" for r in results) else rc
+
+
+def _starter_mtimes():
+    root = wbex.ROOT / "starter"
+    return {p: p.stat().st_mtime_ns for p in root.rglob("*") if p.is_file()}
+
+
+def watch(name=None, interval=1.0):
+    """Run check for the exercise being worked on whenever a file under
+    starter/ changes (polled every `interval` seconds); Ctrl-C stops. With no
+    name, the exercise is the one whose file changed last (at the start: the
+    next one with a TODO left)."""
+    import time
+    if name is None:
+        pending = [e for e in ordered_exercises() if wbex.first_todo(e.starter_file())]
+        name = pending[0].name if pending else None
+    try:
+        seen = _starter_mtimes()
+        print(f"watching starter/ (checking {name or 'the exercise you edit'}); Ctrl-C stops",
+              flush=True)
+        if name:
+            check(name)
+        while True:
+            time.sleep(interval)
+            now = _starter_mtimes()
+            changed = [p for p, m in now.items() if seen.get(p) != m]
+            seen = now
+            if not changed:
+                continue
+            target = name
+            for path in changed:
+                try:
+                    target = wbex.find_exercise(f"{path.parent.name}/{path.stem}").name
+                except LookupError:
+                    pass
+            if target is None:
+                continue
+            print(f"\n{changed[0].relative_to(wbex.ROOT)} changed: checking {target}", flush=True)
+            check(target)
+    except KeyboardInterrupt:
+        print("\nstopped watching")
+        return 0
 
 
 def show_hint(name, step=None):
