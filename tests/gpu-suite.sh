@@ -126,7 +126,7 @@ if wants perf; then
   # performance tests (those CTest labels perf, as wbcore/ctest_listing.py
   # lists them) PERF_RUNS times; a run fails when any of its tests fails.
   : >"$LOG/perf-repeat.log"
-  for section in layout reduction transpose shuffle; do
+  for section in $(cd "$ROOT" && python3 -m wbcore.course --sections); do
     exe="$BUILD/tests/$section/wb_${section}_tests"
     [ -x "$exe" ] || continue
     perf_tests=$(python3 "$ROOT/wbcore/ctest_listing.py" "$BUILD" --gtest-filter \

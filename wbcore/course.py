@@ -181,6 +181,9 @@ def cmake_listing(root=ROOT):
 
 
 def main(argv):
+    if argv[1:] == ["--sections"]:
+        print(" ".join(s.name for s in sections()))
+        return 0
     if argv[1:2] == ["--cmake"] and len(argv) == 3:
         try:
             text = cmake_listing()
@@ -191,7 +194,7 @@ def main(argv):
         if not out.exists() or out.read_text() != text:
             out.write_text(text)
         return 0
-    print("usage: python3 -m wbcore.course --cmake OUTPUT.cmake", file=sys.stderr)
+    print("usage: python3 -m wbcore.course --cmake OUTPUT.cmake | --sections", file=sys.stderr)
     return 2
 
 
