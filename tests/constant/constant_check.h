@@ -18,6 +18,7 @@
 #include "constant_inputs.h"
 #include "wb/buffer.h"
 #include "wb/cuda_check.h"
+#include "wb/shared_poison.h"
 #include "wb/verify.h"
 
 namespace wb::constant {
@@ -150,6 +151,7 @@ inline std::string runAndCheckStencil(const StencilKernel& k, const std::vector<
   out.poison();
   DeviceBuffer<float> coef(kRadius, 64);
   placeCoefficients(k, coef);
+  poisonSharedMemory();
   launch(k, in.data(), out.data(), n, coef.data());
   checkLaunch(k.exercise);
   return checkStencilResult(k, input, in, out);
@@ -183,6 +185,7 @@ inline std::string runAndCheckLookup(const LookupKernel& k, const std::vector<in
   setModuleConstant(k.exercise, kLookupSymbol, table);
   DeviceBuffer<int> out(n);
   out.poison();
+  poisonSharedMemory();
   launch(k, out.data(), n, start, distinct);
   checkLaunch(k.exercise);
   const unsigned int effective = k.scattered ? distinct : 0u;

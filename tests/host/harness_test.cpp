@@ -4,11 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
 #include <vector>
 
 #include "wb/device.h"
 #include "wb/stats.h"
 #include "wb/timing.h"
+#include "wb/shared_poison.h"
 #include "wb/verify.h"
 
 namespace wb {
@@ -64,6 +68,36 @@ std::vector<int> guarded(std::size_t guard, std::size_t n, int fill) {
   std::vector<int> v(2 * guard + n, poisonValue<int>());
   for (std::size_t i = 0; i < n; ++i) v[guard + i] = fill;
   return v;
+}
+
+TEST(HostSharedPoison, CountsPoisonWordsInAWrappedIntSum) {
+  const int expected = 1000;
+  // Three words nobody wrote, added into an int sum that wraps.
+  const auto wrapped = static_cast<int>(static_cast<std::uint32_t>(expected) + 3u * kSharedPoisonWord);
+  EXPECT_EQ(sharedPoisonCount(wrapped, expected), 3);
+  EXPECT_EQ(sharedPoisonCount(static_cast<std::int64_t>(wrapped), std::int64_t{expected}), 3);
+  EXPECT_EQ(sharedPoisonCount(static_cast<int>(kSharedPoisonWord), 7), 1);  // copied as it is
+  EXPECT_EQ(sharedPoisonCount(1001, expected), 0);                          // an ordinary error
+}
+
+TEST(HostSharedPoison, NaNFloatCountsOnce) {
+  float poison;
+  std::memcpy(&poison, &kSharedPoisonWord, sizeof poison);
+  EXPECT_TRUE(std::isnan(poison));
+  EXPECT_EQ(sharedPoisonCount(poison + 1.0f, 2.0f), 1);
+  EXPECT_EQ(sharedPoisonCount(3.0f, 2.0f), 0);
+}
+
+TEST(HostSharedPoison, MismatchReportSaysWhatTheWordMeans) {
+  const std::vector<int> expected = {5, 6, 7};
+  const std::vector<int> actual = {5, static_cast<int>(6u + 2u * kSharedPoisonWord), 7};
+  const std::string text = describeMismatches(actual.data(), expected.data(), 3, "k");
+  EXPECT_NE(text.find("off by 2 shared-memory poison words"), std::string::npos) << text;
+  EXPECT_NE(text.find("read shared memory that no thread of this launch wrote"), std::string::npos)
+      << text;
+  const std::vector<int> plain = {5, 9, 7};
+  EXPECT_EQ(describeMismatches(plain.data(), expected.data(), 3, "k").find("shared-memory poison"),
+            std::string::npos);
 }
 
 TEST(HostPoison, CleanBufferPasses) {

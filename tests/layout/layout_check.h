@@ -9,6 +9,7 @@
 #include "layout/layout.cuh"
 #include "wb/buffer.h"
 #include "wb/cuda_check.h"
+#include "wb/shared_poison.h"
 
 namespace wb::layout {
 
@@ -23,6 +24,7 @@ inline std::string runAndCheck(const LayoutKernel& k, int blocks) {
   const int perBlock = k.shape.elements();
   DeviceBuffer<int> out(static_cast<std::size_t>(perBlock) * blocks);
   out.poison();
+  poisonSharedMemory();
   launch(k, out.data(), blocks);
   checkLaunch(k.id());
   // Positions are reported as (block, thread x, thread y) of the writer.

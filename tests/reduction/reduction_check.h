@@ -14,6 +14,7 @@
 #include "reduction/reduction.cuh"
 #include "wb/buffer.h"
 #include "wb/cuda_check.h"
+#include "wb/shared_poison.h"
 #include "wb/verify.h"
 
 namespace wb::reduction {
@@ -112,6 +113,7 @@ inline std::string runAndCheck(const ReduceKernel& k, const std::vector<int>& in
   uploadGuarded(in, input);
   DeviceBuffer<int> out(k.blocks(n));
   out.poison();
+  poisonSharedMemory();
   launch(k, in.data(), out.data(), n);
   checkLaunch(k.exercise);
   return checkResult(k, input, in, out);

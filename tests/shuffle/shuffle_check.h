@@ -12,6 +12,7 @@
 #include "shuffle_inputs.h"
 #include "wb/buffer.h"
 #include "wb/cuda_check.h"
+#include "wb/shared_poison.h"
 #include "wb/verify.h"
 
 namespace wb::shuffle {
@@ -92,6 +93,7 @@ inline std::string runAndCheck(const ExchangeKernel& k, const ExchangeArgs& a, i
   in.upload(input);
   DeviceBuffer<int> out(n);
   out.poison();
+  poisonSharedMemory();
   launch(k, in.data(), out.data(), a, blocks);
   checkLaunch(k.exercise);
 

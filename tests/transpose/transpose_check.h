@@ -13,6 +13,7 @@
 #include "transpose/transpose.cuh"
 #include "wb/buffer.h"
 #include "wb/cuda_check.h"
+#include "wb/shared_poison.h"
 
 namespace wb::transpose {
 
@@ -50,6 +51,7 @@ inline std::string runOnce(const TransposeKernel& k, DeviceBuffer<float>& out,
                            int nrows, int ncols, dim3 block = defaultBlock()) {
   const std::string run = describeRun(k, nrows, ncols, block);
   out.poison();
+  poisonSharedMemory();
   launch(k, out.data(), in.data(), nrows, ncols, block);
   checkLaunch(run);
   const IndexFormatter where = rowColIndex(outputCols(k.reference, nrows, ncols));

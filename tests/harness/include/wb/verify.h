@@ -13,6 +13,8 @@
  */
 #pragma once
 
+#include "wb/shared_poison.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -122,15 +124,20 @@ std::string describeMismatches(const T* actual, const T* expected, std::size_t n
                                const std::string& kernel, const IndexFormatter& where = flatIndex,
                                int maxShown = 8) {
   std::size_t mismatches = 0;
+  std::size_t sharedPoisoned = 0;
   std::ostringstream shown;
   for (std::size_t i = 0; i < n; ++i) {
     if (!(actual[i] == expected[i])) {
+      const bool outputPoison = isPoison(actual[i]);
+      const int poisonWords = outputPoison ? 0 : sharedPoisonCount(actual[i], expected[i]);
+      if (poisonWords > 0) ++sharedPoisoned;
       if (mismatches < static_cast<std::size_t>(maxShown)) {
         shown << "\n  at " << where(i) << ": expected " << expected[i] << ", got ";
-        if (isPoison(actual[i])) {
+        if (outputPoison) {
           shown << "poison (never written)";
         } else {
           shown << actual[i];
+          if (poisonWords > 1) shown << " (off by " << poisonWords << " shared-memory poison words)";
         }
       }
       ++mismatches;
@@ -141,6 +148,7 @@ std::string describeMismatches(const T* actual, const T* expected, std::size_t n
   msg << kernel << ": " << mismatches << " of " << n << " element(s) differ from the reference"
       << shown.str();
   if (mismatches > static_cast<std::size_t>(maxShown)) msg << "\n  ...";
+  if (sharedPoisoned > 0) msg << "\n  " << sharedPoisonHint();
   return msg.str();
 }
 
