@@ -14,10 +14,13 @@ class Svg {
   Svg(int width, int height) : width_(width), height_(height) {}
 
   void rect(double x, double y, double w, double h, const std::string& fill,
-            const std::string& stroke = "none", double strokeWidth = 1.0) {
+            const std::string& stroke = "none", double strokeWidth = 1.0,
+            const std::string& dash = "") {
     body_ << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << w << "\" height=\"" << h
           << "\" fill=\"" << fill << "\" stroke=\"" << stroke << "\" stroke-width=\""
-          << strokeWidth << "\"/>\n";
+          << strokeWidth << "\"";
+    if (!dash.empty()) body_ << " stroke-dasharray=\"" << dash << "\"";
+    body_ << "/>\n";
   }
   void text(double x, double y, const std::string& s, double size = 11,
             const std::string& anchor = "start", const std::string& weight = "normal",
