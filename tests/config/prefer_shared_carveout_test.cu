@@ -91,7 +91,7 @@ TEST(GpuPreferSharedCarveout, ASmallCarveoutHoldsFewerSharedHeavyBlocks) {
       // The twin, configured by the test itself, is the expected answer.
       const cudaError_t twinErr =
           cudaFuncSetAttribute(twin(), cudaFuncAttributePreferredSharedMemoryCarveout, percents[i]);
-      if (twinErr != cudaSuccess) return "the test could not configure its twin kernel";
+      if (twinErr != cudaSuccess) return std::string("the test could not configure its twin kernel");
       const int expected = check::occupancy(twin(), kThreads, kHeavyBytes);
       if (blocks[i] != expected) {
         problems += "with a " + std::to_string(percents[i]) + "% carveout the occupancy API " +
