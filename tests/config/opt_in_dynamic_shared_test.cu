@@ -79,21 +79,22 @@ std::string launchAndCheck(std::size_t bytes) {
   return problem;
 }
 
-// The exercise's opt-in to `bytes`, the attribute read back, and a launch
-// that uses all of it.
+// The exercise's opt-in to `bytes`, a launch that uses all of it, and the
+// attribute read back: every problem found, "" when there is none.
 std::string optInAndLaunch(std::size_t bytes) {
   const cudaError_t err = optInDynamicShared(kernel(), bytes);
   if (err != cudaSuccess) {
     return "optInDynamicShared(kernel, " + std::to_string(bytes) + ") returned " +
            check::errorName(err);
   }
+  std::string problems = launchAndCheck(bytes);
   const int max = check::kernelAttributes(kernel(), "reverseThroughShared").maxDynamicSharedSizeBytes;
   if (static_cast<std::size_t>(max) != bytes) {
-    return "after optInDynamicShared(kernel, " + std::to_string(bytes) +
-           ") the kernel's maxDynamicSharedSizeBytes is " + std::to_string(max) +
-           ": the kernel was not opted in to that size";
+    problems += std::string(problems.empty() ? "" : "; ") + "after optInDynamicShared(kernel, " +
+                std::to_string(bytes) + ") the kernel's maxDynamicSharedSizeBytes is " +
+                std::to_string(max) + ": it was not opted in to that size";
   }
-  return launchAndCheck(bytes);
+  return problems;
 }
 
 TEST(HostOptInDynamicShared, RefusesACountThatDoesNotFitInAnInt) {
