@@ -18,7 +18,9 @@ they are linked:
     never replacing what the C/C++ runtime libraries export, never declared
     weak by hand, never an indirect function (ifunc);
   - imported symbols: an allowlist (arithmetic, <cmath>, std::string,
-    exceptions, operator new/delete), plus whatever the reference imports;
+    exceptions, operator new/delete), the CUDA runtime's configuration calls
+    for the exercises of section config (book 5.1) alone, plus whatever the
+    reference imports;
   - sections: no .init_array, .fini_array, .preinit_array, .ctors, .dtors,
     .init, .fini (by name or by section type);
   - instructions: no system-call instruction (syscall, sysenter, int $0x80).
@@ -133,6 +135,17 @@ ALLOWED_IMPORT_PATTERNS = tuple(re.compile(p) for p in (
     r"^_ZTVN10__cxxabiv1\d+__(si_|vmi_)?class_type_infoE$",
 ))
 
+# CUDA runtime calls the exercises of one section may make, by section: the
+# configuration exercises of book 5.1 (config) read device attributes and set
+# kernel attributes, and name the errors they report. Nothing that launches,
+# allocates, copies, synchronises or changes the device's state.
+ALLOWED_IMPORTS_BY_SECTION = {
+    "config": frozenset({
+        "cudaDeviceGetAttribute", "cudaGetDevice", "cudaFuncSetAttribute",
+        "cudaFuncGetAttributes", "cudaGetErrorName", "cudaGetErrorString",
+    }),
+}
+
 # Why an import outside the allowlists is refused, by what it is. Checked in
 # this order; the first match gives the reason. (exact names, mangled-name
 # pattern, demangled-name pattern, reason)
@@ -174,7 +187,9 @@ IMPORT_CATEGORIES = (
      "uses {name}, which belongs to the test framework (GoogleTest): an exercise may not "
      "use the test framework"),
     (None, r"^(cuda|__cuda|cu[A-Z]|_Z\d*cuda)", None,
-     "imports {name}: this exercise is a host function; it may not call the CUDA runtime"),
+     "imports {name}: this exercise is a host function; it may not call the CUDA runtime "
+     "(only section config's exercises may, and only its configuration calls: "
+     "cudaDeviceGetAttribute, cudaFuncSetAttribute and the like)"),
     (None, None,
      r"\bstd::(__cxx11::)?(basic_(o|i|io|f|if|of|string|istring|ostring)stream|basic_filebuf|"
      r"basic_streambuf|basic_stringbuf|basic_ios|ios_base|__ostream_insert|cout|cerr|clog|"
@@ -570,8 +585,9 @@ def _import_reason(mangled, demangled):
     return GENERIC_IMPORT_REASON.format(name=name)
 
 
-def _import_allowed(mangled, reference_imports):
+def _import_allowed(mangled, reference_imports, section=None):
     return (mangled in ALLOWED_IMPORTS or mangled in reference_imports
+            or mangled in ALLOWED_IMPORTS_BY_SECTION.get(section, ())
             or any(p.search(mangled) for p in ALLOWED_IMPORT_PATTERNS))
 
 
@@ -601,7 +617,7 @@ def check_object(obj_path, reference_path, exercise_key):
         problems += _check_sections(student)
         problems += _check_instructions(student)
         problems += _check_definitions(student, reference, section)
-        problems += _check_imports(student, reference)
+        problems += _check_imports(student, reference, section)
     except UnreadableObject as err:
         return [prefix + (str(err).splitlines() or ["could not be read"])[0]]
     unique = list(dict.fromkeys(problems))
@@ -705,13 +721,13 @@ def _check_definitions(student, reference, section):
     return problems
 
 
-def _check_imports(student, reference):
+def _check_imports(student, reference, section=None):
     problems = []
     for mangled, demangled in student.imports.items():
         if mangled == "__dso_handle" and {"__cxa_atexit", "__cxa_thread_atexit"} & set(
                 student.imports):
             continue    # the same static destructor, said once
-        if not _import_allowed(mangled, reference.imports):
+        if not _import_allowed(mangled, reference.imports, section):
             problems.append(_import_reason(mangled, demangled))
     return problems
 

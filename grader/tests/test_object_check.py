@@ -245,6 +245,39 @@ double effectiveBandwidthGBs(std::size_t, std::size_t, double) {
 """
 
 
+# Section config (book 5.1) configures kernels through the CUDA runtime: its
+# configuration calls pass, against a reference that makes none, and
+# anything else of the runtime is still refused.
+CONFIG_KEY = "config/preferSharedCarveout"
+CONFIG_STUB = """
+#include "config/config.cuh"
+namespace wb::config {
+cudaError_t preferSharedCarveout(const void*, int) { return cudaSuccess; }
+}  // namespace wb::config
+"""
+CONFIG_CALLS = """
+#include "config/config.cuh"
+namespace wb::config {
+cudaError_t preferSharedCarveout(const void* kernel, int percent) {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) return cudaErrorInvalidValue;
+  cudaFuncAttributes attributes{};
+  (void)cudaFuncGetAttributes(&attributes, kernel);
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent);
+}
+}  // namespace wb::config
+"""
+CONFIG_SYNCHRONIZES = """
+#include "config/config.cuh"
+namespace wb::config {
+cudaError_t preferSharedCarveout(const void* kernel, int percent) {
+  (void)cudaDeviceSynchronize();
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent);
+}
+}  // namespace wb::config
+"""
+
+
 def _compile(source_path, object_path):
     result = subprocess.run(["g++", "-c", *CXXFLAGS, f"-I{ROOT / 'chapters'}",
                              f"-I{CUDA_INCLUDE}", "-o", str(object_path), str(source_path)],
@@ -265,6 +298,9 @@ class ObjectCheckTest(unittest.TestCase):
         texts["allowed"] = HEAD + ALLOWED
         texts["fake_library_template"] = FAKE_LIBRARY_TEMPLATE
         texts["gtest_listener"] = HEAD + GTEST_LISTENER
+        texts["config_stub"] = CONFIG_STUB
+        texts["config_calls"] = CONFIG_CALLS
+        texts["config_synchronizes"] = CONFIG_SYNCHRONIZES
         for name, text in texts.items():
             sources[name] = folder / f"{name}.cpp"
             sources[name].write_text(text)
@@ -306,6 +342,14 @@ class ObjectCheckTest(unittest.TestCase):
         self.assertEqual(self.check("solution"), [])
         self.assertEqual(self.check("starter"), [])
         self.assertEqual(self.check("solution", reference="starter"), [])
+
+    def test_config_may_make_configuration_calls_and_nothing_else(self):
+        self.assertEqual(oc.check_object(self.obj("config_calls"), self.obj("config_stub"),
+                                         CONFIG_KEY), [])
+        text = "\n".join(oc.check_object(self.obj("config_synchronizes"),
+                                         self.obj("config_stub"), CONFIG_KEY))
+        self.assertIn("imports cudaDeviceSynchronize", text)
+        self.assertNotIn("imports cudaFuncSetAttribute", text)
 
     def test_what_an_exercise_may_use_passes_on_the_allowlists_alone(self):
         # Against the starter, which imports nothing: the allowlists alone.

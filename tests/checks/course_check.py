@@ -30,10 +30,12 @@ def section_places(root, s, exercises):
         ("its solutions folder", r / "solutions" / s.name),
         ("its tests", r / "tests" / s.name / "CMakeLists.txt"),
         ("its mutants folder", r / "tests" / "mutants" / s.name),
-        ("its benchmark entry", r / "bench" / "wb_bench" / f"{s.name}_bench.cu"),
     ]
+    # The runner and the benchmark run kernels: a section of host functions
+    # alone (config) has neither.
     if kernels:
         places.append(("its kernel-runner entry", r / "tests" / "runner" / f"{s.name}_kernels.cu"))
+        places.append(("its benchmark entry", r / "bench" / "wb_bench" / f"{s.name}_bench.cu"))
     found = [(what, path, path.exists()) for what, path in places]
     mutants = r / "tests" / "mutants" / s.name
     if mutants.is_dir() and not any(mutants.glob("*__*.cu")):
@@ -51,7 +53,7 @@ def section_places(root, s, exercises):
         found.append(("its notes among the documentation's pages (INPUT)", doxyfile,
                       f"chapters/{s.name}/notes.md" in doxyfile.read_text()))
     bench_main = r / "bench" / "wb_bench" / "CMakeLists.txt"
-    if bench_main.exists():
+    if kernels and bench_main.exists():
         found.append(("its benchmark file in the benchmark's build", bench_main,
                       f"{s.name}_bench.cu" in bench_main.read_text()))
     return found

@@ -13,11 +13,14 @@ order, stopping at the first that rejects the mutant:
      kernel of the mutated exercise;
   3. Nsight Compute's shared-memory wavefronts per request against the bank
      model, on each kernel of the exercise the model grades.
-A host-exercise mutant (--host-tests: the exercise's host tests linked with
-the mutant, nothing else) has one stage, all of those tests, and needs no
-GPU.
+A host-exercise mutant (--host-tests: the exercise's tests linked with the
+mutant, nothing else) has two stages: its Host* tests, which need no GPU,
+then its Gpu* tests (book 5.1's configuration exercises), which skip
+themselves without one.
 Exit: 0 killed (the line names the stage and the test or tool that caught
-it), 1 survived, 77 when a kernel mutant meets no GPU (CTest: skipped).
+it), 1 survived, 77 when a kernel mutant meets no GPU, or a host-exercise
+mutant survives its host tests and its GPU tests were skipped (CTest:
+skipped).
 """
 import argparse
 import json
@@ -52,8 +55,9 @@ def exercise_gpu_tests(build, section, exercise):
     return ctest_listing.gtest_filter(tests)
 
 
-def stage_tests(tests, timeout, gtest_filter=None, stage="tests"):
-    """Runs a test executable (only the tests of gtest_filter, when given)."""
+def stage_tests(tests, timeout, gtest_filter=None, stage="tests", skipped=None):
+    """Runs a test executable (only the tests of gtest_filter, when given).
+    skipped, a list, receives the names of the tests GoogleTest skipped."""
     command = [tests, "--gtest_brief=1"]
     if gtest_filter:
         command.append(f"--gtest_filter={gtest_filter}")
@@ -69,6 +73,11 @@ def stage_tests(tests, timeout, gtest_filter=None, stage="tests"):
     for name in re.findall(r"^\[  FAILED  \] ([^\s,]+)(?:,| \()", proc.stdout, re.M):
         if name not in failed:
             failed.append(name)
+    if skipped is not None:
+        # The brief report's summary: "[  SKIPPED ] 3 tests." (or "1 test.").
+        m = re.search(r"^\[  SKIPPED \] (\d+) tests?\.", proc.stdout, re.M)
+        if m and int(m.group(1)):
+            skipped.append(f"{m.group(1)} test(s)")
     if failed:
         return (f"{stage}: {len(failed)} failed, first " + ", ".join(failed[:3])
                 + (" ..." if len(failed) > 3 else ""))
@@ -142,7 +151,14 @@ def main():
     args = ap.parse_args()
 
     if args.host_tests:
-        killed_by = stage_tests(args.host_tests, args.timeout, stage="host")
+        killed_by = stage_tests(args.host_tests, args.timeout, "Host*", stage="host")
+        skipped = []
+        if killed_by is None:
+            killed_by = stage_tests(args.host_tests, args.timeout, "Gpu*", skipped=skipped)
+        if killed_by is None and skipped:
+            print(f"skipped: mutant {args.name} survived its host tests, and its GPU "
+                  f"tests ({skipped[0]}) were skipped (no usable GPU)")
+            return SKIP
         return report(args, killed_by)
     if not (args.tests and args.runner and args.modules and args.build):
         ap.error("a kernel mutant needs --tests, --runner, --modules and --build")

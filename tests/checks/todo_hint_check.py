@@ -27,7 +27,8 @@ from wbcore import course  # noqa: E402
 
 MAX_TODO_LINES = 6
 ROUGHLY_RE = re.compile(r"roughly (\d+) lines", re.I)
-FUNCTION_RE = re.compile(r"^(?:__global__ void|double) (\w+)\(")
+# The exercises' functions: kernels and the host exercises' return types.
+FUNCTION_RE = re.compile(r"^(?:__global__ void|double|int|cudaError_t) (\w+)\(")
 
 
 def todo_blocks(text):

@@ -20,7 +20,7 @@ namespace {
 struct Message {
   char kind;
   double value;
-  char detail[200];
+  char detail[1024];
 };
 
 void writeAll(int fd, const void* data, std::size_t size) {
@@ -33,11 +33,21 @@ void writeAll(int fd, const void* data, std::size_t size) {
   }
 }
 
-[[noreturn]] void childMain(int fd, const std::function<double()>& fn) {
+// fn returns the value; a check (fn's text set) returns its findings as detail.
+[[noreturn]] void childMain(int fd, const std::function<double()>& fn,
+                            const std::function<std::string()>& text = {}) {
   Message m{};
   try {
-    m.value = fn();
+    if (text) {
+      const std::string found = text();
+      std::strncpy(m.detail, found.c_str(), sizeof m.detail - 1);
+    } else {
+      m.value = fn();
+    }
     m.kind = static_cast<char>(IsolatedResult::Kind::Returned);
+  } catch (const IsolatedSkip& e) {
+    m.kind = static_cast<char>(IsolatedResult::Kind::Skipped);
+    std::strncpy(m.detail, e.what(), sizeof m.detail - 1);
   } catch (const std::invalid_argument& e) {
     m.kind = static_cast<char>(IsolatedResult::Kind::InvalidArgument);
     std::strncpy(m.detail, e.what(), sizeof m.detail - 1);
@@ -74,11 +84,15 @@ std::string IsolatedResult::describe() const {
     case Kind::OtherException: s << "threw another exception (" << detail << ")"; break;
     case Kind::Ended: s << "ended the process (" << detail << ") instead of returning"; break;
     case Kind::TimedOut: s << "did not return within " << detail; break;
+    case Kind::Skipped: s << "was skipped (" << detail << ")"; break;
   }
   return s.str();
 }
 
-IsolatedResult callIsolated(const std::function<double()>& fn, int timeoutSeconds) {
+namespace {
+
+IsolatedResult runInChild(const std::function<double()>& fn,
+                          const std::function<std::string()>& text, int timeoutSeconds) {
   int fds[2];
   if (::pipe(fds) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
   const pid_t child = ::fork();
@@ -89,7 +103,7 @@ IsolatedResult callIsolated(const std::function<double()>& fn, int timeoutSecond
   }
   if (child == 0) {
     ::close(fds[0]);
-    childMain(fds[1], fn);
+    childMain(fds[1], fn, text);
   }
   ::close(fds[1]);
 
@@ -133,6 +147,16 @@ IsolatedResult callIsolated(const std::function<double()>& fn, int timeoutSecond
     r.detail = m.detail;
   }
   return r;
+}
+
+}  // namespace
+
+IsolatedResult callIsolated(const std::function<double()>& fn, int timeoutSeconds) {
+  return runInChild(fn, {}, timeoutSeconds);
+}
+
+IsolatedResult checkIsolated(const std::function<std::string()>& check, int timeoutSeconds) {
+  return runInChild({}, check, timeoutSeconds);
 }
 
 }  // namespace wb

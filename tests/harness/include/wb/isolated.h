@@ -15,6 +15,7 @@
 #pragma once
 
 #include <functional>
+#include <stdexcept>
 #include <string>
 
 namespace wb {
@@ -27,6 +28,7 @@ struct IsolatedResult {
     OtherException,   ///< threw something else (`detail` says what)
     Ended,            ///< the child ended without answering (`detail` says how)
     TimedOut,         ///< no answer within the time limit
+    Skipped,          ///< the check could not run here (`detail` says why)
   };
   Kind kind = Kind::Ended;
   double value = 0.0;
@@ -37,5 +39,24 @@ struct IsolatedResult {
 
 /// Calls @p fn in a forked child and waits at most @p timeoutSeconds.
 IsolatedResult callIsolated(const std::function<double()>& fn, int timeoutSeconds = 20);
+
+/// Thrown by a check run with checkIsolated when it cannot run here (no GPU):
+/// the result is Kind::Skipped with the message as `detail`.
+class IsolatedSkip : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/**
+ * @brief Runs a whole check in a forked child: the calls of the student's
+ *        function and the test's own inspection of what they did.
+ *
+ * For checks whose evidence lives in the child (a CUDA context, which does
+ * not survive fork(), so the test process never creates one). Kind::Returned
+ * with `detail` set to what @p check found wrong ("" when nothing; the first
+ * 1000 characters), Kind::Skipped when it threw IsolatedSkip, otherwise how
+ * the child failed to answer.
+ */
+IsolatedResult checkIsolated(const std::function<std::string()>& check, int timeoutSeconds = 60);
 
 }  // namespace wb

@@ -1,0 +1,160 @@
+// Tests of blocksPerSmLimitedByShared (book section 5.1). The host tests run
+// on the CPU against the contract's fixed GPUs (a T4, an A100, an H100):
+// numbers worked by hand in notes.md's way, and a sweep against a model
+// written differently (counting blocks one by one). The GPU test compares,
+// in a child process (wb/isolated_gpu.h), with the runtime's occupancy API
+// on a kernel that shared memory alone limits.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <string>
+
+#include "config/config.cuh"
+#include "config_check.h"
+#include "wb/isolated.h"
+#include "wb/isolated_gpu.h"
+
+namespace wb::config {
+namespace {
+
+// The test's own model: a block occupies whole allocation units covering its
+// bytes and the reservation; blocks are placed one by one while they fit.
+int countedBlocks(const SharedMemoryLimits& l, std::size_t bytes) {
+  if (bytes > l.perBlockOptin) return 0;
+  std::size_t units = 0;
+  while (units * l.allocationGranularity < bytes + l.reservedPerBlock) ++units;
+  const std::size_t occupied = units * l.allocationGranularity;
+  int blocks = 0;
+  std::size_t used = 0;
+  while (blocks < l.maxBlocksPerMultiprocessor && used + occupied <= l.perMultiprocessor) {
+    used += occupied;
+    ++blocks;
+  }
+  return blocks;
+}
+
+void expectBlocks(const SharedMemoryLimits& l, const char* gpu, std::size_t bytes, int expected) {
+  const IsolatedResult r =
+      callIsolated([&l, bytes] { return static_cast<double>(blocksPerSmLimitedByShared(l, bytes)); });
+  ASSERT_EQ(r.kind, IsolatedResult::Kind::Returned)
+      << "blocksPerSmLimitedByShared(" << gpu << ", " << bytes << ") " << r.describe();
+  EXPECT_EQ(static_cast<int>(r.value), expected)
+      << gpu << " with " << bytes << " bytes of shared memory per block";
+}
+
+TEST(HostBlocksPerSmLimitedByShared, HopperWorkedExample) {
+  // notes.md: 8 KB + 1 KB reserved = 9 KB per block, 228 KB / 9 KB = 25.3: 25.
+  expectBlocks(kHopperH100, "H100", 8 * 1024, 25);
+  // 48 KB + 1 KB: 228 / 49 = 4.65: 4.
+  expectBlocks(kHopperH100, "H100", 48 * 1024, 4);
+  // 100 KB + 1 KB: 2.
+  expectBlocks(kHopperH100, "H100", 100 * 1024, 2);
+}
+
+TEST(HostBlocksPerSmLimitedByShared, CountsTheReservationOfEachBlock) {
+  // Without the 1 KB per block, 8 KB blocks would be 28 on an H100, 16 KB
+  // blocks 10 on an A100; with it 25 and 9.
+  expectBlocks(kHopperH100, "H100", 8 * 1024, 25);
+  expectBlocks(kAmpereA100, "A100", 16 * 1024, 9);
+  // The largest block an H100 allows fills the SM with its reservation.
+  expectBlocks(kHopperH100, "H100", 227 * 1024, 1);
+  expectBlocks(kAmpereA100, "A100", 163 * 1024, 1);
+}
+
+TEST(HostBlocksPerSmLimitedByShared, RoundsEachBlockUpToTheAllocationUnit) {
+  // H100: 7000 + 1024 = 8024 bytes occupy 63 units of 128, 8064 bytes: 28
+  // blocks (8024 unrounded would give 29).
+  expectBlocks(kHopperH100, "H100", 7000, 28);
+  // T4: 5000 bytes occupy 20 units of 256, 5120 bytes: 12 (13 unrounded).
+  expectBlocks(kTuringT4, "T4", 5000, 12);
+  // T4: one byte over 48 KB takes a whole further unit: 49408 bytes, 1 block.
+  expectBlocks(kTuringT4, "T4", 48 * 1024 + 1, 1);
+}
+
+TEST(HostBlocksPerSmLimitedByShared, OnlyWholeBlocksCount) {
+  // A100: 16 KB + 1 KB into 164 KB is 9.65 blocks: 9, never 10.
+  expectBlocks(kAmpereA100, "A100", 16 * 1024, 9);
+  // A100: 48 KB + 1 KB into 164 KB is 3.35: 3.
+  expectBlocks(kAmpereA100, "A100", 48 * 1024, 3);
+  // T4: 32 KB exactly halves 64 KB: 2.
+  expectBlocks(kTuringT4, "T4", 32 * 1024, 2);
+}
+
+TEST(HostBlocksPerSmLimitedByShared, NeverMoreThanTheSmHoldsBlocks) {
+  // Small blocks: shared memory would allow more than the SM's block limit.
+  expectBlocks(kAmpereA100, "A100", 2 * 1024, 32);  // 54 by shared memory
+  expectBlocks(kHopperH100, "H100", 0, 32);         // 228 by shared memory
+  expectBlocks(kTuringT4, "T4", 1, 16);             // 256 by shared memory
+  expectBlocks(kTuringT4, "T4", 0, 16);             // nothing reserved, nothing used
+}
+
+TEST(HostBlocksPerSmLimitedByShared, ABlockOverTheOptInLimitNeverRuns) {
+  expectBlocks(kHopperH100, "H100", 227 * 1024 + 1, 0);
+  expectBlocks(kAmpereA100, "A100", 164 * 1024, 0);
+  expectBlocks(kTuringT4, "T4", 64 * 1024 + 1, 0);
+  expectBlocks(kTuringT4, "T4", 64 * 1024, 1);
+}
+
+TEST(HostBlocksPerSmLimitedByShared, AgreesWithACountingModelOnEverySize) {
+  // Every size from 0 past each GPU's opt-in limit, in steps of 61 bytes.
+  struct Gpu {
+    const char* name;
+    SharedMemoryLimits limits;
+  };
+  const Gpu gpus[] = {{"T4", kTuringT4}, {"A100", kAmpereA100}, {"H100", kHopperH100}};
+  for (const Gpu& gpu : gpus) {
+    const IsolatedResult r = checkIsolated([&gpu] {
+      for (std::size_t bytes = 0; bytes <= gpu.limits.perBlockOptin + 512; bytes += 61) {
+        const int got = blocksPerSmLimitedByShared(gpu.limits, bytes);
+        const int expected = countedBlocks(gpu.limits, bytes);
+        if (got != expected) {
+          return std::string(gpu.name) + " with " + std::to_string(bytes) +
+                 " bytes per block: " + std::to_string(got) + " blocks, expected " +
+                 std::to_string(expected);
+        }
+      }
+      return std::string();
+    });
+    ASSERT_EQ(r.kind, IsolatedResult::Kind::Returned) << gpu.name << ": " << r.describe();
+    EXPECT_EQ(r.detail, "");
+  }
+}
+
+// Dynamic shared memory is the only thing this kernel uses much of: 32
+// threads, a handful of registers.
+__global__ void sharedOnly(int* out) {
+  extern __shared__ int scratch[];
+  scratch[threadIdx.x] = static_cast<int>(threadIdx.x);
+  __syncthreads();
+  if (out != nullptr) out[threadIdx.x] = scratch[31 - threadIdx.x];
+}
+
+TEST(GpuBlocksPerSmLimitedByShared, MatchesTheOccupancyApi) {
+  WB_EXPECT_ISOLATED_CHECK(checkIsolatedOnGpu([] {
+    const void* kernel = reinterpret_cast<const void*>(&sharedOnly);
+    const SharedMemoryLimits l = check::deviceLimits();
+    // Opted in to the most a block may have, so every size can be asked about.
+    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             static_cast<int>(l.perBlockOptin)) != cudaSuccess) {
+      return std::string("the test could not opt its kernel in");
+    }
+    const std::size_t sizes[] = {128,    1000,   4096,   7000,   8 * 1024, 12345,
+                                 16384,  30000,  48 * 1024, 48 * 1024 + 1, 70000,
+                                 100 * 1024, l.perBlockOptin / 2, l.perBlockOptin - 1,
+                                 l.perBlockOptin};
+    std::string problems;
+    for (const std::size_t bytes : sizes) {
+      if (bytes > l.perBlockOptin) continue;
+      const int expected = check::occupancy(kernel, 32, bytes);
+      const int got = blocksPerSmLimitedByShared(l, bytes);
+      if (got != expected) {
+        problems += std::to_string(bytes) + " bytes: " + std::to_string(got) +
+                    " blocks, the occupancy API says " + std::to_string(expected) + "; ";
+      }
+    }
+    return problems;
+  }));
+}
+
+}  // namespace
+}  // namespace wb::config

@@ -1,0 +1,50 @@
+/**
+ * @file isolated_gpu.h
+ * @brief GPU checks of a host exercise, run whole in a child process.
+ *
+ * A host exercise that configures the CUDA runtime (book 5.1) is judged by
+ * what the runtime reports after the call: kernel attributes, a launch, the
+ * occupancy API. Its function is called in a forked child like every host
+ * exercise (wb/isolated.h), and a CUDA context does not survive fork(), so
+ * the test process never touches CUDA: the child probes for a GPU, calls the
+ * function, inspects the result and sends back what it found wrong.
+ */
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+
+#include "wb/device.h"
+#include "wb/isolated.h"
+
+namespace wb {
+
+/// Runs @p check in a child after checking for a usable GPU there; without
+/// one the result is Kind::Skipped with the reason.
+inline IsolatedResult checkIsolatedOnGpu(const std::function<std::string()>& check,
+                                         int timeoutSeconds = 60) {
+  return checkIsolated(
+      [&check] {
+        if (const auto reason = gpuUnavailableReason()) throw IsolatedSkip(*reason);
+        return check();
+      },
+      timeoutSeconds);
+}
+
+}  // namespace wb
+
+/// Passes when the isolated check found nothing wrong, skips the test (with
+/// the reason) when it could not run here, and fails with its findings or
+/// with how the child ended otherwise.
+#define WB_EXPECT_ISOLATED_CHECK(result)                                        \
+  do {                                                                          \
+    const ::wb::IsolatedResult wbChecked = (result);                            \
+    if (wbChecked.kind == ::wb::IsolatedResult::Kind::Skipped) {                \
+      GTEST_SKIP() << wbChecked.detail;                                         \
+    }                                                                           \
+    ASSERT_EQ(wbChecked.kind, ::wb::IsolatedResult::Kind::Returned)             \
+        << "the check " << wbChecked.describe();                                \
+    EXPECT_TRUE(wbChecked.detail.empty()) << wbChecked.detail;                  \
+  } while (0)
