@@ -109,14 +109,31 @@ def profile(runner, kernel, qualified_name, metrics, timeout=120, unknown_metric
 SANITIZER_TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
 
 
+def sanitize_command(runner, kernel, tool):
+    """The compute-sanitizer command line of one tool on one runner launch.
+
+    The modules are compiled with -lineinfo, so each finding's "at" line
+    names the source file and line (wbcore/sanitizer_report.py reads them).
+    --show-backtrace device adds the device frames, through which a finding
+    in a header the exercise inlines is placed at the student's line that
+    called it, and leaves out the host frames (noise to a student).
+    racecheck reports in analysis mode: one record per pair of source
+    locations with the number of hazards between them ("[40 hazards]") and
+    a severity that says whether they are warp-level (lanes of one warp) or
+    between warps; the hazard mode prints every hazard, so --print-limit
+    would cut the count short."""
+    cmd = [find_tool("compute-sanitizer"), "--tool", tool, "--error-exitcode", "99",
+           "--print-limit", "20", "--show-backtrace", "device"]
+    if tool == "racecheck":
+        cmd += ["--racecheck-report", "analysis"]
+    return cmd + [runner, kernel]
+
+
 def sanitize(runner, kernel, tool, timeout=300):
     """Run `runner kernel` under compute-sanitizer --tool TOOL. Returns
-    (findings, runner_exit, output): findings is a list of hazard lines."""
-    cs = find_tool("compute-sanitizer")
-    cmd = [cs, "--tool", tool, "--error-exitcode", "99", "--print-limit", "20"]
-    if tool == "racecheck":
-        cmd += ["--racecheck-report", "hazard"]
-    cmd += [runner, kernel]
+    (findings, runner_exit, output): findings is a list of hazard lines
+    (sanitizer_report.explain(output) tells them at the line)."""
+    cmd = sanitize_command(runner, kernel, tool)
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:

@@ -31,6 +31,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 from wbcore import ctest_listing  # noqa: E402
 from wbcore import nsight  # noqa: E402
+from wbcore import sanitizer_report  # noqa: E402
 
 SKIP = 77
 
@@ -81,9 +82,11 @@ def stage_tests(tests, timeout, gtest_filter=None, stage="tests"):
 def stage_sanitize(runner, kernels):
     for k in kernels:
         for tool in nsight.SANITIZER_TOOLS:
-            findings, rc, _ = nsight.sanitize(runner, f"{k['section']}/{k['id']}", tool)
+            findings, rc, out = nsight.sanitize(runner, f"{k['section']}/{k['id']}", tool)
             if findings or rc not in (0,):
-                what = findings[0] if findings else f"runner exit {rc}"
+                at_line = sanitizer_report.explain(out, limit=1)
+                what = (at_line[0] if at_line else findings[0] if findings
+                        else f"runner exit {rc}")
                 return f"sanitize: {tool} on {k['id']}: {what}"
     return None
 
