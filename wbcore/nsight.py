@@ -106,6 +106,48 @@ def profile(runner, kernel, qualified_name, metrics, timeout=120, unknown_metric
     raise RuntimeError(f"ncu saw no launch of {qualified_name}; it saw: {names}\n{app_output}")
 
 
+def source_page(runner, kernel, qualified_name, timeout=180):
+    """Nsight Compute's source page (SourceCounters, per CUDA source line, as
+    CSV) for the launch of qualified_name by `runner kernel`: the text
+    wbcore/ncu_source.py reads. ToolUnavailable where ncu cannot profile."""
+    from wbcore import ncu_source
+    cmd = ncu_source.source_command(find_tool("ncu"), runner, kernel,
+                                    qualified_name.split("::")[-1])
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"ncu's source page did not finish within {timeout} s")
+    text = proc.stdout + proc.stderr
+    if "ERR_NVGPUCTRPERM" in text:
+        raise ToolUnavailable("ncu may not read the GPU's performance counters here "
+                              "(ERR_NVGPUCTRPERM)")
+    if proc.returncode != 0 and not any(l.startswith('"') for l in proc.stdout.splitlines()):
+        last = text.strip().splitlines()[-1] if text.strip() else f"exit {proc.returncode}"
+        raise RuntimeError(f"ncu could not print the source page: {last}")
+    return text
+
+
+def exercise_file(runner, kernel, shown="starter"):
+    """The path shown for the file of the exercise whose module the runner
+    loads for `kernel` (section/id): <shown>/<section>/<exercise>.cu, from
+    the runner's listing; None when the runner cannot say."""
+    import json
+    section, _, kernel_id = kernel.partition("/")
+    try:
+        out = subprocess.run([runner, "--list"], capture_output=True, text=True,
+                             timeout=60).stdout
+        listed = [k for k in json.loads(out) if k["section"] == section and k["id"] == kernel_id]
+    except (OSError, ValueError, KeyError, TypeError, subprocess.TimeoutExpired):
+        return None
+    return f"{shown}/{section}/{listed[0]['exercise']}.cu" if listed else None
+
+
+def source_dirs(values):
+    """(folder, shown) pairs from the checks' --source-dir DIR=SHOWN options."""
+    return [tuple(v.split("=", 1)) if "=" in v else (v, os.path.basename(v.rstrip("/")))
+            for v in values]
+
+
 SANITIZER_TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
 
 

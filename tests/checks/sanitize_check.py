@@ -14,9 +14,7 @@ prints, for a kernel with a race, e.g.
       usual fix: a __syncwarp() between the warp-level steps ...
 """
 import argparse
-import json
 import pathlib
-import subprocess
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
@@ -24,23 +22,6 @@ from wbcore import nsight  # noqa: E402
 from wbcore import sanitizer_report  # noqa: E402
 
 RAW_LINES = 12
-
-
-def exercise_file(runner, kernel, sources):
-    """The shown path of the file the kernel's exercise is written in
-    (<shown>/<section>/<exercise>.cu), from the runner's listing; None when
-    the runner cannot say."""
-    section, _, kernel_id = kernel.partition("/")
-    try:
-        out = subprocess.run([runner, "--list"], capture_output=True, text=True,
-                             timeout=60).stdout
-        listed = [k for k in json.loads(out) if k["section"] == section and k["id"] == kernel_id]
-    except (OSError, ValueError, KeyError, subprocess.TimeoutExpired):
-        return None
-    if not listed:
-        return None
-    shown = sources[0][1] if sources else "starter"
-    return f"{shown}/{section}/{listed[0]['exercise']}.cu"
 
 
 def located(output, sources, candidates):
@@ -72,8 +53,7 @@ def main():
                          "name shown for it (the grader's copy of a submission: "
                          "SLOT/submission=starter); repeatable")
     args = ap.parse_args()
-    sources = [tuple(s.split("=", 1)) if "=" in s else (s, pathlib.Path(s).name)
-               for s in args.source_dir]
+    sources = nsight.source_dirs(args.source_dir)
     candidates = None
     failed = False
     for tool in args.tools.split(","):
@@ -91,7 +71,8 @@ def main():
             return nsight.SKIP
         if findings or rc == 99:
             if candidates is None:
-                own = exercise_file(args.runner, args.kernel, sources)
+                own = nsight.exercise_file(args.runner, args.kernel,
+                                           sources[0][1] if sources else "starter")
                 candidates = [own] if own else []
             print(f"FAILED {args.kernel}: {tool} reports {how_many(findings, out)}:")
             lines = located(out, sources, candidates)
