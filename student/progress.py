@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 from wbcore import build as wbbuild
 from wbcore import course as wbex
 from wbcore import ctest_listing
+from wbcore import diagnosis as wbdiag
 from wbcore import results as wbres
 from . import pristine as wbpristine
 from . import summary as wbsummary
@@ -182,7 +183,28 @@ def check(name, include_perf=False):
         print(f"no tests matched {name}; CTest's output is in {log}")
         return rc
     print("\n".join(wbsummary.summary_lines(results, listed)))
+    hints = known_mistakes(results, listed)
+    if hints:
+        print("\n".join(hints))
     return 1 if any(r.result == "failed" for r in results) else rc
+
+
+def known_mistakes(results, listed, build=BUILD):
+    """For each exercise with a failing test, the mutants it fails like
+    (wbcore/diagnosis.py: the mutants' records from the last run of the
+    suite's mutant checks in this build, or shipped)."""
+    failing = []
+    for r in results:
+        test = listed.get(r.name)
+        if r.result == "failed" and test and test.exercise and test.exercise not in failing:
+            failing.append(test.exercise)
+    if not failing:
+        return []
+    records = wbdiag.load_records(build)
+    lines = []
+    for e in failing:
+        lines += wbdiag.diagnose(results, listed, e, records)
+    return lines
 
 
 def _starter_mtimes():
