@@ -171,6 +171,16 @@ class Records(unittest.TestCase):
             self.assertEqual(records["a"]["failed"], ["z"])
             self.assertEqual(records["b"]["failed"], ["y"])
 
+    def test_every_book_mutant_has_an_errata_entry(self):
+        # <exercise>__book_<assumption>.cu reproduces an assumption of the
+        # book's code; docs/errata.md describes it and names the mutant.
+        books = sorted((ROOT / "tests" / "mutants").glob("*/*__book_*.cu"))
+        self.assertTrue(books)
+        for path in books:
+            ref = f"{path.parent.name}/{path.stem}"
+            self.assertIsNotNone(diagnosis.errata_entry(ref), ref)
+            self.assertIn("the book", diagnosis.bug_line(path), path)
+
     def test_every_mutant_has_a_bug_line(self):
         for path in sorted((ROOT / "tests" / "mutants").glob("*/*.cu")):
             self.assertTrue(diagnosis.bug_line(path), path)
