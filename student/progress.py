@@ -76,6 +76,11 @@ MARK = {"done": "[x]", "todo": "[ ]", "not run": "[?]", "no tests": "[ ]"}
 
 def failure_excerpt(result, lines=6):
     text = [l for l in result.output.splitlines() if l.strip()]
+    # A check script's message (sanitize, profile): from its FAILED line on,
+    # with the indented lines that say where and why.
+    starts = [i for i, l in enumerate(text) if l.startswith("FAILED ")]
+    if starts:
+        return "\n".join("      " + l.rstrip()[:200] for l in text[starts[0]:starts[0] + lines])
     # GoogleTest failure lines carry the message; keep the first few.
     keep = [l for l in text if "Failure" in l or "expected" in l or "differ" in l
             or "left" in l or "wrote" in l or "Expected" in l or "failed" in l][:lines]
