@@ -8,7 +8,9 @@
 # the runner loads for the kernel: the runner says which, and the tools
 # select an exercise's tests by that label, never by the test's name.
 # Inputs: WB_RUNNER, WB_IMPL, WB_MODULES (the implementation's module folder),
-# WB_PYTHON, WB_CHECKS, WB_COURSE (workbook.toml as CMake statements).
+# WB_SOURCES (the folder its sources were compiled from, shown as WB_IMPL/
+# in the checks' messages), WB_PYTHON, WB_CHECKS, WB_COURSE (workbook.toml
+# as CMake statements).
 cmake_policy(VERSION 3.24)
 
 include("${WB_COURSE}")
@@ -77,14 +79,15 @@ foreach(index RANGE ${last})
     endif()
     set(test "${WB_IMPL}.${section}.profile.${id}")
     add_test("${test}" "${WB_PYTHON}" "${WB_CHECKS}/profile_check.py" --runner "${WB_RUNNER}"
-             --kernel "${section}/${id}" --name "${name}" ${expect})
+             --kernel "${section}/${id}" --name "${name}" ${expect}
+             --source-dir "${WB_SOURCES}=${WB_IMPL}")
     set_tests_properties("${test}" PROPERTIES LABELS "${labels};profile"
                          SKIP_RETURN_CODE 77 RUN_SERIAL TRUE TIMEOUT 240
                          ENVIRONMENT "WB_MODULES=${WB_MODULES}")
   endif()
   set(test "${WB_IMPL}.${section}.sanitize.${id}")
   add_test("${test}" "${WB_PYTHON}" "${WB_CHECKS}/sanitize_check.py" --runner "${WB_RUNNER}"
-           --kernel "${section}/${id}")
+           --kernel "${section}/${id}" --source-dir "${WB_SOURCES}=${WB_IMPL}")
   set_tests_properties("${test}" PROPERTIES LABELS "${labels};sanitize"
                        SKIP_RETURN_CODE 77 TIMEOUT 360 ENVIRONMENT "WB_MODULES=${WB_MODULES}")
 endforeach()

@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 from wbcore import build as wbbuild
 from wbcore import course as wbex
 from wbcore import ctest_listing
+from wbcore import diagnosis as wbdiag
 from wbcore import results as wbres
 from . import pristine as wbpristine
 from . import summary as wbsummary
@@ -75,6 +76,11 @@ MARK = {"done": "[x]", "todo": "[ ]", "not run": "[?]", "no tests": "[ ]"}
 
 def failure_excerpt(result, lines=6):
     text = [l for l in result.output.splitlines() if l.strip()]
+    # A check script's message (sanitize, profile): from its FAILED line on,
+    # with the indented lines that say where and why.
+    starts = [i for i, l in enumerate(text) if l.startswith("FAILED ")]
+    if starts:
+        return "\n".join("      " + l.rstrip()[:200] for l in text[starts[0]:starts[0] + lines])
     # GoogleTest failure lines carry the message; keep the first few.
     keep = [l for l in text if "Failure" in l or "expected" in l or "differ" in l
             or "left" in l or "wrote" in l or "Expected" in l or "failed" in l][:lines]
@@ -182,7 +188,28 @@ def check(name, include_perf=False):
         print(f"no tests matched {name}; CTest's output is in {log}")
         return rc
     print("\n".join(wbsummary.summary_lines(results, listed)))
+    hints = known_mistakes(results, listed)
+    if hints:
+        print("\n".join(hints))
     return 1 if any(r.result == "failed" for r in results) else rc
+
+
+def known_mistakes(results, listed, build=BUILD):
+    """For each exercise with a failing test, the mutants it fails like
+    (wbcore/diagnosis.py: the mutants' records from the last run of the
+    suite's mutant checks in this build, or shipped)."""
+    failing = []
+    for r in results:
+        test = listed.get(r.name)
+        if r.result == "failed" and test and test.exercise and test.exercise not in failing:
+            failing.append(test.exercise)
+    if not failing:
+        return []
+    records = wbdiag.load_records(build)
+    lines = []
+    for e in failing:
+        lines += wbdiag.diagnose(results, listed, e, records)
+    return lines
 
 
 def _starter_mtimes():

@@ -106,17 +106,76 @@ def profile(runner, kernel, qualified_name, metrics, timeout=120, unknown_metric
     raise RuntimeError(f"ncu saw no launch of {qualified_name}; it saw: {names}\n{app_output}")
 
 
+def source_page(runner, kernel, qualified_name, timeout=180):
+    """Nsight Compute's source page (SourceCounters, per CUDA source line, as
+    CSV) for the launch of qualified_name by `runner kernel`: the text
+    wbcore/ncu_source.py reads. ToolUnavailable where ncu cannot profile."""
+    from wbcore import ncu_source
+    cmd = ncu_source.source_command(find_tool("ncu"), runner, kernel,
+                                    qualified_name.split("::")[-1])
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"ncu's source page did not finish within {timeout} s")
+    text = proc.stdout + proc.stderr
+    if "ERR_NVGPUCTRPERM" in text:
+        raise ToolUnavailable("ncu may not read the GPU's performance counters here "
+                              "(ERR_NVGPUCTRPERM)")
+    if proc.returncode != 0 and not any(l.startswith('"') for l in proc.stdout.splitlines()):
+        last = text.strip().splitlines()[-1] if text.strip() else f"exit {proc.returncode}"
+        raise RuntimeError(f"ncu could not print the source page: {last}")
+    return text
+
+
+def exercise_file(runner, kernel, shown="starter"):
+    """The path shown for the file of the exercise whose module the runner
+    loads for `kernel` (section/id): <shown>/<section>/<exercise>.cu, from
+    the runner's listing; None when the runner cannot say."""
+    import json
+    section, _, kernel_id = kernel.partition("/")
+    try:
+        out = subprocess.run([runner, "--list"], capture_output=True, text=True,
+                             timeout=60).stdout
+        listed = [k for k in json.loads(out) if k["section"] == section and k["id"] == kernel_id]
+    except (OSError, ValueError, KeyError, TypeError, subprocess.TimeoutExpired):
+        return None
+    return f"{shown}/{section}/{listed[0]['exercise']}.cu" if listed else None
+
+
+def source_dirs(values):
+    """(folder, shown) pairs from the checks' --source-dir DIR=SHOWN options."""
+    return [tuple(v.split("=", 1)) if "=" in v else (v, os.path.basename(v.rstrip("/")))
+            for v in values]
+
+
 SANITIZER_TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
+
+
+def sanitize_command(runner, kernel, tool):
+    """The compute-sanitizer command line of one tool on one runner launch.
+
+    The modules are compiled with -lineinfo, so each finding's "at" line
+    names the source file and line (wbcore/sanitizer_report.py reads them).
+    --show-backtrace device adds the device frames, through which a finding
+    in a header the exercise inlines is placed at the student's line that
+    called it, and leaves out the host frames (noise to a student).
+    racecheck reports in analysis mode: one record per pair of source
+    locations with the number of hazards between them ("[40 hazards]") and
+    a severity that says whether they are warp-level (lanes of one warp) or
+    between warps; the hazard mode prints every hazard, so --print-limit
+    would cut the count short."""
+    cmd = [find_tool("compute-sanitizer"), "--tool", tool, "--error-exitcode", "99",
+           "--print-limit", "20", "--show-backtrace", "device"]
+    if tool == "racecheck":
+        cmd += ["--racecheck-report", "analysis"]
+    return cmd + [runner, kernel]
 
 
 def sanitize(runner, kernel, tool, timeout=300):
     """Run `runner kernel` under compute-sanitizer --tool TOOL. Returns
-    (findings, runner_exit, output): findings is a list of hazard lines."""
-    cs = find_tool("compute-sanitizer")
-    cmd = [cs, "--tool", tool, "--error-exitcode", "99", "--print-limit", "20"]
-    if tool == "racecheck":
-        cmd += ["--racecheck-report", "hazard"]
-    cmd += [runner, kernel]
+    (findings, runner_exit, output): findings is a list of hazard lines
+    (sanitizer_report.explain(output) tells them at the line)."""
+    cmd = sanitize_command(runner, kernel, tool)
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:

@@ -21,6 +21,9 @@ Exit: 0 killed (the line names the stage and the test or tool that caught
 it), 1 survived, 77 when a kernel mutant meets no GPU, or a host-exercise
 mutant survives its host tests and its GPU tests were skipped (CTest:
 skipped).
+With --build, the checks the run reached and those that failed are
+recorded in BUILD/mutants/<name>.json, from which ./workbook check tells a
+student whose kernel fails the same way (wbcore/diagnosis.py).
 """
 import argparse
 import json
@@ -33,7 +36,9 @@ import sys
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 from wbcore import ctest_listing  # noqa: E402
+from wbcore import diagnosis  # noqa: E402
 from wbcore import nsight  # noqa: E402
+from wbcore import sanitizer_report  # noqa: E402
 
 SKIP = 77
 
@@ -45,19 +50,20 @@ def runner_kernels(runner, section, exercise):
     return [k for k in json.loads(out) if k["section"] == section and k["exercise"] == exercise]
 
 
-def exercise_gpu_tests(build, section, exercise):
-    """The --gtest_filter of the exercise's GPU correctness tests, as the
-    build's CTest listing labels them (the reference's registration of the
-    section's tests: the mutant runs the same executable)."""
-    tests = ctest_listing.list_tests(build, ["-L", "^solutions$", "-L", "^gpu$",
-                                             "-L", f"^{section}$",
-                                             "-L", f"^{ctest_listing.exercise_label(exercise)}$"])
-    return ctest_listing.gtest_filter(tests)
+def exercise_tests(build, section, exercise, kind="gpu"):
+    """The exercise's correctness tests of one kind (gpu, or host for a host
+    exercise), as the build's CTest listing labels them (the reference's
+    registration: the mutant runs the same tests)."""
+    return ctest_listing.list_tests(build, ["-L", "^solutions$", "-L", f"^{kind}$",
+                                            "-L", f"^{section}$",
+                                            "-L", f"^{ctest_listing.exercise_label(exercise)}$"])
 
 
-def stage_tests(tests, timeout, gtest_filter=None, stage="tests", skipped=None):
+def stage_tests(tests, timeout, gtest_filter=None, stage="tests", skipped=None, failures=None):
     """Runs a test executable (only the tests of gtest_filter, when given).
-    skipped, a list, receives the names of the tests GoogleTest skipped."""
+    skipped, a list, receives the count of tests GoogleTest skipped; the
+    names of the tests that failed are appended to `failures` (a list), when
+    given."""
     command = [tests, "--gtest_brief=1"]
     if gtest_filter:
         command.append(f"--gtest_filter={gtest_filter}")
@@ -78,6 +84,8 @@ def stage_tests(tests, timeout, gtest_filter=None, stage="tests", skipped=None):
         m = re.search(r"^\[  SKIPPED \] (\d+) tests?\.", proc.stdout, re.M)
         if m and int(m.group(1)):
             skipped.append(f"{m.group(1)} test(s)")
+    if failures is not None:
+        failures.extend(failed)
     if failed:
         return (f"{stage}: {len(failed)} failed, first " + ", ".join(failed[:3])
                 + (" ..." if len(failed) > 3 else ""))
@@ -87,21 +95,30 @@ def stage_tests(tests, timeout, gtest_filter=None, stage="tests", skipped=None):
     return None
 
 
-def stage_sanitize(runner, kernels):
+def stage_sanitize(runner, kernels, checks=None):
+    """The first tool that finds something on a kernel; each (kernel, tool)
+    run is recorded in `checks` ({check name: failed?}) when given."""
+    checks = {} if checks is None else checks
     for k in kernels:
         for tool in nsight.SANITIZER_TOOLS:
-            findings, rc, _ = nsight.sanitize(runner, f"{k['section']}/{k['id']}", tool)
+            findings, rc, out = nsight.sanitize(runner, f"{k['section']}/{k['id']}", tool)
+            checks[f"sanitize:{k['id']}:{tool}"] = bool(findings or rc not in (0,))
             if findings or rc not in (0,):
-                what = findings[0] if findings else f"runner exit {rc}"
+                at_line = sanitizer_report.explain(out, limit=1)
+                what = (at_line[0] if at_line else findings[0] if findings
+                        else f"runner exit {rc}")
                 return f"sanitize: {tool} on {k['id']}: {what}"
     return None
 
 
-def stage_profile(runner, kernels):
+def stage_profile(runner, kernels, checks=None):
+    """The first kernel whose measurements differ from the models'; each
+    kernel profiled is recorded in `checks` when given."""
+    checks = {} if checks is None else checks
     metrics = dict(nsight.SHARED_METRICS)
     metrics.update(nsight.GLOBAL_METRICS)
     for k in kernels:
-        checks = (("shared load wavefronts", k["sharedLoadWays"], "ld_wavefronts", "ld_requests"),
+        graded = (("shared load wavefronts", k["sharedLoadWays"], "ld_wavefronts", "ld_requests"),
                   ("shared store wavefronts", k["sharedStoreWays"], "st_wavefronts",
                    "st_requests"),
                   ("global store sectors", k["globalStoreSectors"], "gst_sectors",
@@ -114,17 +131,20 @@ def stage_profile(runner, kernels):
             values, _ = nsight.profile(runner, f"{k['section']}/{k['id']}", k["name"],
                                        nsight.CONSTANT_METRICS, unknown_metric_skips=True)
             measured = values["idc_requests"] / float(k["constantRequests"])
-            if abs(measured - float(constant)) > 0.05 * float(constant):
+            checks[f"profile:{k['id']}"] = abs(measured - float(constant)) > 0.05 * float(constant)
+            if checks[f"profile:{k['id']}"]:
                 return (f"profile: {k['id']} constant-cache requests per load {measured:.2f}, "
                         f"expected {float(constant):.2f}")
-        if all(expected is None for _, expected, _, _ in checks):
+        if all(expected is None for _, expected, _, _ in graded):
             continue
         values, _ = nsight.profile(runner, f"{k['section']}/{k['id']}", k["name"], metrics)
-        for what, expected, num, den in checks:
+        checks.setdefault(f"profile:{k['id']}", False)
+        for what, expected, num, den in graded:
             if expected is None:
                 continue
             measured = values[num] / values[den] if values[den] else 0.0
             if abs(measured - float(expected)) > 0.05 * float(expected):
+                checks[f"profile:{k['id']}"] = True
                 return (f"profile: {k['id']} {what} per request {measured:.2f}, "
                         f"expected {float(expected):.2f}")
     return None
@@ -151,10 +171,22 @@ def main():
     args = ap.parse_args()
 
     if args.host_tests:
-        killed_by = stage_tests(args.host_tests, args.timeout, "Host*", stage="host")
+        failures = []
+        killed_by = stage_tests(args.host_tests, args.timeout, "Host*", stage="host",
+                                failures=failures)
         skipped = []
         if killed_by is None:
-            killed_by = stage_tests(args.host_tests, args.timeout, "Gpu*", skipped=skipped)
+            killed_by = stage_tests(args.host_tests, args.timeout, "Gpu*", skipped=skipped,
+                                    failures=failures)
+        if args.build:
+            try:
+                listed = (exercise_tests(args.build, args.section, args.exercise, kind="host")
+                          + exercise_tests(args.build, args.section, args.exercise))
+            except ctest_listing.ListingError:
+                listed = []
+            checks = {f"test:{t.gtest_name}": False for t in listed if t.gtest_name}
+            checks.update({f"test:{name}": True for name in failures})
+            record(args, checks, killed_by)
         if killed_by is None and skipped:
             print(f"skipped: mutant {args.name} survived its host tests, and its GPU "
                   f"tests ({skipped[0]}) were skipped (no usable GPU)")
@@ -173,24 +205,46 @@ def main():
         return SKIP
 
     try:
-        gtest_filter = exercise_gpu_tests(args.build, args.section, args.exercise)
+        listed = exercise_tests(args.build, args.section, args.exercise)
     except ctest_listing.ListingError as err:
         print(f"mutant {args.name}: {err}")
         return 1
+    gtest_filter = ctest_listing.gtest_filter(listed)
     if not gtest_filter:
         print(f"mutant {args.name}: CTest lists no GPU test of {args.section}/{args.exercise}")
         return 1
-    killed_by = stage_tests(args.tests, args.timeout, gtest_filter)
+    failures = []
+    killed_by = stage_tests(args.tests, args.timeout, gtest_filter, failures=failures)
+    # {check name: failed?} of every check this run reaches (wbcore/diagnosis.py)
+    checks = {f"test:{t.gtest_name}": False for t in listed if t.gtest_name}
+    checks.update({f"test:{name}": True for name in failures})
     try:
         if killed_by is None:
-            killed_by = stage_sanitize(args.runner, kernels)
+            killed_by = stage_sanitize(args.runner, kernels, checks)
         if killed_by is None:
-            killed_by = stage_profile(args.runner, kernels)
+            killed_by = stage_profile(args.runner, kernels, checks)
     except nsight.ToolUnavailable as err:
         if killed_by is None:
             print(f"skipped: mutant {args.name} survived the tests and {err}")
             return SKIP
+    record(args, checks, killed_by)
     return report(args, killed_by)
+
+
+def record(args, checks, killed_by):
+    """The run's record for ./workbook check's diagnosis, in the build folder.
+    A hang says nothing about which tests fail: it records no check."""
+    if killed_by and killed_by.startswith("hang"):
+        checks = {}
+    bug = args.name.split("__", 1)[1]
+    try:
+        diagnosis.write_record(args.build, {
+            "mutant": args.name, "section": args.section, "exercise": args.exercise,
+            "file": f"tests/mutants/{args.section}/{args.exercise}__{bug}.cu",
+            "checked": sorted(checks), "failed": sorted(c for c, bad in checks.items() if bad),
+            "killed_by": killed_by or ""})
+    except OSError as err:
+        print(f"(mutant {args.name}: its record was not written: {err})")
 
 
 def report(args, killed_by):

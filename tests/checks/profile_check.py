@@ -9,12 +9,19 @@ indexed constant load with the constant model's distinct words per warp
 (book 5.5; that metric is unverified until a GPU run, and the check skips
 where ncu does not know it). Exit: 0 as predicted, 1 not (or the kernel is wrong), 77 when ncu
 cannot run here (reported by CTest as skipped, with the reason).
+
+When the shared-memory wavefronts per request exceed the model's, the
+message goes on with the lines of the exercise's file whose shared-memory
+instructions took excess wavefronts, from Nsight Compute's source page
+(wbcore/ncu_source.py; one more ncu run); where that page cannot be had,
+it says why and keeps the message without lines.
 """
 import argparse
 import pathlib
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
+from wbcore import ncu_source  # noqa: E402
 from wbcore import nsight  # noqa: E402
 
 
@@ -35,6 +42,9 @@ def main():
     ap.add_argument("--constant-requests", type=float,
                     help="warp-level indexed constant loads the launch makes")
     ap.add_argument("--tolerance", type=float, default=0.05)
+    ap.add_argument("--source-dir", action="append", default=[], metavar="DIR=SHOWN",
+                    help="the implementation's source folder as the build compiled it and the "
+                         "name shown for it (SLOT/submission=starter); repeatable")
     args = ap.parse_args()
     if args.constant_passes is not None:
         return check_constant(args)
@@ -53,6 +63,7 @@ def main():
               f"is graded:\n{app.strip()}")
         return 1
     failed = False
+    conflicts = False
     for side, expected in (("ld", args.load), ("st", args.store)):
         requests = values[f"{side}_requests"]
         word = "load" if side == "ld" else "store"
@@ -68,9 +79,13 @@ def main():
         elif abs(measured - expected) <= args.tolerance * expected:
             print(line + f" = expected {expected:.2f}")
         else:
-            print(line + f", expected {expected:.2f} from the bank model: "
+            print("FAILED " + line + f", expected {expected:.2f} from the bank model: "
                   f"{'a bank conflict the exercise must avoid' if measured > expected else 'fewer passes than the access pattern needs: is the pattern the one the exercise asks for?'}")
             failed = True
+            conflicts = conflicts or measured > expected
+    if conflicts:
+        for text in conflict_lines(args):
+            print(f"  {text}")
     if args.store_sectors is not None:
         requests = values["gst_requests"]
         measured = values["gst_sectors"] / requests if requests else 0.0
@@ -83,6 +98,23 @@ def main():
                      else "the kernel stores differently from what the exercise asks"))
             failed = True
     return 1 if failed else 0
+
+
+def conflict_lines(args):
+    """The exercise's source lines with excess shared-memory wavefronts (one
+    more ncu run, on the source page), or one line saying why they are not
+    available."""
+    sources = nsight.source_dirs(args.source_dir)
+    own = nsight.exercise_file(args.runner, args.kernel, sources[0][1] if sources else "starter")
+    try:
+        page = nsight.source_page(args.runner, args.kernel, args.name)
+        found = ncu_source.parse(page)
+    except (nsight.ToolUnavailable, RuntimeError, ncu_source.SourcePageError) as err:
+        return [f"(the lines of the conflicting accesses are not available: {err})"]
+    lines = ncu_source.describe(found, sources, [own] if own else [])
+    if not lines:
+        return ["(Nsight Compute's source page shows no line with excess shared wavefronts)"]
+    return ["where: " + lines[0]] + ["       " + l for l in lines[1:]]
 
 
 def check_constant(args):

@@ -1,8 +1,17 @@
 #!/usr/bin/env python3
 """Runs one kernel under compute-sanitizer's memcheck, racecheck, synccheck
 and initcheck. Any finding fails the check; the message names the kernel,
-the tool and the hazard. Exit: 0 clean, 1 findings (or a wrong kernel), 77
-when compute-sanitizer cannot run here (CTest reports it as skipped).
+the tool and, per source line of the student's file, what was found there
+and the kind of fix it usually needs (wbcore/sanitizer_report.py). Exit: 0
+clean, 1 findings (or a wrong kernel), 77 when compute-sanitizer cannot run
+here (CTest reports it as skipped).
+
+  python3 tests/checks/sanitize_check.py --runner build/bin/wb_run \\
+      --kernel reduction/reduceSmem [--tools racecheck] [--source-dir starter=starter]
+prints, for a kernel with a race, e.g.
+  FAILED reduction/reduceSmem: racecheck reports 40 hazards:
+    starter/reduction/reduceSmem.cu:41 writes, :42 reads: 40 hazards between lanes of one warp
+      usual fix: a __syncwarp() between the warp-level steps ...
 """
 import argparse
 import pathlib
@@ -10,14 +19,42 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
 from wbcore import nsight  # noqa: E402
+from wbcore import sanitizer_report  # noqa: E402
+
+RAW_LINES = 12
+
+
+def located(output, sources, candidates):
+    """The findings at their lines, indented for the failure message; [] when
+    the report holds none this reader understands."""
+    return ["  " + line for line in sanitizer_report.explain(output, sources, candidates)]
+
+
+def how_many(findings, output):
+    """"40 hazards" for racecheck (the analysis records' counts), else
+    "N finding(s)"."""
+    parsed = sanitizer_report.parse(output)
+    races = [f for f in parsed if f.category == "race" and f.analysis]
+    if races:
+        n = sum(f.hazards for f in races)
+        return f"{n} hazard{'s' if n != 1 else ''}"
+    return f"{len(findings)} finding(s)"
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n", 1)[0], epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runner", required=True)
     ap.add_argument("--kernel", required=True, help="section/id")
     ap.add_argument("--tools", default=",".join(nsight.SANITIZER_TOOLS))
+    ap.add_argument("--source-dir", action="append", default=[], metavar="DIR=SHOWN",
+                    help="the implementation's source folder as the build compiled it and the "
+                         "name shown for it (the grader's copy of a submission: "
+                         "SLOT/submission=starter); repeatable")
     args = ap.parse_args()
+    sources = nsight.source_dirs(args.source_dir)
+    candidates = None
     failed = False
     for tool in args.tools.split(","):
         try:
@@ -33,9 +70,18 @@ def main():
             print(f"skipped: {out.strip().splitlines()[-1] if out.strip() else 'no GPU'}")
             return nsight.SKIP
         if findings or rc == 99:
-            print(f"FAILED {args.kernel}: {tool} reports {len(findings)} finding(s):")
-            for f in findings[:12]:
-                print(f"  {f}")
+            if candidates is None:
+                own = nsight.exercise_file(args.runner, args.kernel,
+                                           sources[0][1] if sources else "starter")
+                candidates = [own] if own else []
+            print(f"FAILED {args.kernel}: {tool} reports {how_many(findings, out)}:")
+            lines = located(out, sources, candidates)
+            if lines:
+                for line in lines:
+                    print(line)
+            else:
+                for f in findings[:RAW_LINES]:
+                    print(f"  {f}")
             failed = True
         elif rc != 0:
             what = {1: "gave a wrong result", 124: "never returned"}.get(rc, "failed")

@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""compute-sanitizer's reports read at the line (wbcore/sanitizer_report.py),
+on texts in the tool's formats (tests/checks/data/sanitizer/): racecheck's
+analysis and hazard records, old and new location syntax, memcheck,
+synccheck and initcheck, a module without line information, and paths
+from elsewhere shown as the student knows them. Runs on the host."""
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from wbcore import sanitizer_report as sr  # noqa: E402
+
+DATA = ROOT / "tests" / "checks" / "data" / "sanitizer"
+SLOT = [("/srv/grade/slot3/submission", "starter")]
+
+
+def text(name):
+    return (DATA / name).read_text()
+
+
+class Locations(unittest.TestCase):
+    def test_new_syntax(self):
+        loc = sr.parse_location("wb::r::k(int *, int *)+0x2f0 in /a/b/k.cu:41")
+        self.assertEqual(loc, sr.Location("/a/b/k.cu", 41, "wb::r::k(int *, int *)"))
+
+    def test_old_syntax(self):
+        loc = sr.parse_location("0x00001ab0 in k.cu:41:wb::r::k(int*, int*)")
+        self.assertEqual(loc, sr.Location("k.cu", 41, "wb::r::k(int*, int*)"))
+
+    def test_without_line_information(self):
+        loc = sr.parse_location("wb::t::k(float *, const float *, int, int)+0x200")
+        self.assertEqual((loc.path, loc.line), ("", 0))
+        self.assertEqual(loc.function, "wb::t::k(float *, const float *, int, int)")
+
+
+class Paths(unittest.TestCase):
+    def test_repository_path(self):
+        self.assertEqual(sr.display_path(str(ROOT / "starter" / "layout" / "x.cu")),
+                         "starter/layout/x.cu")
+
+    def test_grader_slot_shown_as_starter(self):
+        self.assertEqual(sr.display_path("/srv/grade/slot3/submission/layout/x.cu", SLOT),
+                         "starter/layout/x.cu")
+
+    def test_other_checkout(self):
+        self.assertEqual(sr.display_path("/home/a/wb/starter/reduction/r.cu"),
+                         "starter/reduction/r.cu")
+        self.assertEqual(sr.display_path("/home/a/wb/tests/mutants/reduction/r__x.cu"),
+                         "tests/mutants/reduction/r__x.cu")
+
+    def test_bare_name_matched_to_the_exercise_file(self):
+        self.assertEqual(sr.display_path("r.cu", (), ["starter/reduction/r.cu"]),
+                         "starter/reduction/r.cu")
+        self.assertEqual(sr.display_path("other.cu", (), ["starter/reduction/r.cu"]), "other.cu")
+
+    def test_unknown_absolute_path_kept(self):
+        self.assertEqual(sr.display_path("/usr/include/x.h"), "/usr/include/x.h")
+
+
+class Racecheck(unittest.TestCase):
+    def test_analysis_records(self):
+        findings = sr.parse(text("racecheck_analysis.txt"))
+        self.assertEqual(len(findings), 4)   # two "and" lines make two pairs
+        self.assertEqual([f.hazards for f in findings], [40, 24, 8, 64])
+        self.assertEqual([f.severity for f in findings], ["warning"] * 3 + ["error"])
+        first = findings[0]
+        self.assertEqual([(a.kind, a.location.line) for a in first.accesses],
+                         [("write", 41), ("read", 42)])
+
+    def test_analysis_lines(self):
+        lines = sr.explain(text("racecheck_analysis.txt"))
+        self.assertEqual(lines[0], "starter/reduction/reduceSmem.cu:41 writes, :42 reads: "
+                                   "40 hazards between lanes of one warp")
+        self.assertIn("__syncwarp()", lines[1])
+        # the same fix is not repeated for the next warp-level groups
+        self.assertEqual(sum("__syncwarp()" in l for l in lines), 1)
+        block = [l for l in lines if ":33 writes, :36 reads" in l]
+        self.assertEqual(block, ["starter/reduction/reduceSmem.cu:33 writes, :36 reads: "
+                                 "64 hazards between threads of different warps"])
+        self.assertIn("__syncthreads()", lines[lines.index(block[0]) + 1])
+
+    def test_hazard_records_grouped_with_threads(self):
+        findings = sr.parse(text("racecheck_hazard.txt"))
+        self.assertEqual([f.hazard_type for f in findings], ["RAW", "RAW", "WAR"])
+        self.assertEqual(findings[0].accesses[0].thread, (33, 0, 0))
+        self.assertEqual(findings[0].block, (3, 0, 0))
+        groups = sr.group(findings, SLOT)
+        self.assertEqual(len(groups), 1)     # RAW and WAR on the same pair of lines
+        g = groups[0]
+        self.assertEqual(g.places, (("starter/layout/setRowReadCol.cu", 24, "write"),
+                                    ("starter/layout/setRowReadCol.cu", 26, "read")))
+        self.assertEqual(g.hazards, 3)
+        self.assertIs(g.warp, False)         # lanes 33 and 1 of row 0: warps 1 and 0
+        line = sr.describe(groups)[0]
+        self.assertTrue(line.startswith("starter/layout/setRowReadCol.cu:24 writes, :26 reads: "
+                                        "3 hazards between threads of different warps"), line)
+
+    def test_lanes_of_one_warp_from_threads(self):
+        findings = sr.parse(text("racecheck_old.txt"))
+        hazard = [f for f in findings if not f.analysis][0]
+        self.assertIs(sr._same_warp(hazard.accesses), True)   # lanes 5 and 4
+
+    def test_all_mode_counts_only_the_analysis(self):
+        # report mode all: a hazard record and the analysis record of the
+        # same pair; the hazards are the analysis record's count.
+        groups = sr.group(sr.parse(text("racecheck_old.txt")), (),
+                          ["starter/reduction/reduceSmem.cu"])
+        self.assertEqual(len(groups), 1)
+        self.assertEqual(groups[0].hazards, 40)
+        self.assertEqual(groups[0].places[0][0], "starter/reduction/reduceSmem.cu")
+        self.assertIn("between lanes of one warp", sr.describe(groups)[0])
+
+    def test_without_line_information(self):
+        lines = sr.explain(text("no_lineinfo.txt"))
+        self.assertIn("wb::transpose::transposeSmemPad", lines[0])
+        self.assertIn("without -lineinfo", lines[0])
+        self.assertIn("992 hazards", lines[0])
+
+
+class OtherTools(unittest.TestCase):
+    def test_memcheck(self):
+        findings = sr.parse(text("memcheck_shared.txt"))
+        self.assertEqual([f.category for f in findings], ["memory"] * 3)
+        self.assertEqual(findings[0].detail, "out of bounds")
+        lines = sr.explain(text("memcheck_shared.txt"))
+        self.assertEqual(lines[0], "starter/layout/setColReadRow.cu:27: invalid __shared__ write "
+                                   "of size 4 bytes by 2 threads (out of bounds), "
+                                   "e.g. thread (0,31,0) in block (0,0,0)")
+        self.assertIn("bounds guard", lines[1])
+        # the access in a header is placed at the student's line that called it
+        self.assertTrue(any(l.startswith("starter/layout/setColReadRow.cu:31: invalid __global__")
+                            for l in lines), lines)
+        self.assertEqual(lines[-1], "(the tool printed 3 of 1024 findings)")
+
+    def test_synccheck(self):
+        lines = sr.explain(text("synccheck.txt"))
+        self.assertTrue(lines[0].startswith("starter/reduction/reduceNeighboredSmem.cu:22: "
+                                            "barrier error detected"), lines)
+        self.assertIn("by 2 threads", lines[0])
+        self.assertIn("no return before it", lines[1])
+
+    def test_initcheck(self):
+        lines = sr.explain(text("initcheck.txt"))
+        self.assertTrue(lines[0].startswith("starter/transpose/transposeSmem.cu:30: "
+                                            "uninitialized __global__ memory read"), lines)
+
+    def test_clean_report(self):
+        self.assertEqual(sr.parse(text("clean.txt")), [])
+        self.assertEqual(sr.explain(text("clean.txt")), [])
+
+    def test_application_output_ends_a_record(self):
+        report = ("========= Invalid __shared__ read of size 4 bytes\n"
+                  "some line the kernel's runner printed\n"
+                  "=========     at k()+0x10 in /x/k.cu:3\n")
+        findings = sr.parse(report)
+        self.assertEqual(len(findings), 1)
+        self.assertEqual(findings[0].accesses, [])
+
+
+class SanitizeCheckMessage(unittest.TestCase):
+    """tests/checks/sanitize_check.py end to end, with a stand-in
+    compute-sanitizer that prints a report of this folder and a stand-in
+    runner that lists one kernel: the failure message names the lines."""
+
+    def run_check(self, report, tools):
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = pathlib.Path(tmp)
+            tool = tmp / "compute-sanitizer"
+            tool.write_text(textwrap.dedent(f"""\
+                #!/bin/sh
+                case "$*" in
+                  *"--tool racecheck"*) cat {DATA / report}; exit 99;;
+                  *) echo "========= ERROR SUMMARY: 0 errors"; exit 0;;
+                esac
+                """))
+            runner = tmp / "wb_run"
+            runner.write_text("#!/bin/sh\n"
+                              "echo '[{\"section\": \"reduction\", \"id\": \"reduceSmem\", "
+                              "\"exercise\": \"reduceSmem\"}]'\n")
+            for f in (tool, runner):
+                f.chmod(0o755)
+            env = dict(os.environ, PATH=f"{tmp}:{os.environ.get('PATH', '')}")
+            return subprocess.run(
+                [sys.executable, str(ROOT / "tests" / "checks" / "sanitize_check.py"),
+                 "--runner", str(runner), "--kernel", "reduction/reduceSmem", "--tools", tools,
+                 "--source-dir", "/home/student/workbook/starter=starter"],
+                capture_output=True, text=True, env=env)
+
+    def test_race_message(self):
+        proc = self.run_check("racecheck_analysis.txt", "memcheck,racecheck")
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        lines = proc.stdout.splitlines()
+        self.assertEqual(lines[0], "reduction/reduceSmem: memcheck clean")
+        self.assertEqual(lines[1], "FAILED reduction/reduceSmem: racecheck reports 136 hazards:")
+        self.assertEqual(lines[2], "  starter/reduction/reduceSmem.cu:41 writes, :42 reads: "
+                                   "40 hazards between lanes of one warp")
+        self.assertTrue(lines[3].startswith("    usual fix: a __syncwarp()"), lines[3])
+
+    def test_unreadable_report_keeps_the_raw_lines(self):
+        proc = self.run_check("unknown_format.txt", "racecheck")
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn("racecheck reports 1 finding(s):", proc.stdout)
+        self.assertIn("  ========= Something Race-like the reader does not know", proc.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

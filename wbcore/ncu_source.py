@@ -1,0 +1,154 @@
+"""Nsight Compute's source page: the lines of the student's file whose
+shared-memory instructions take more wavefronts than they need (bank
+conflicts), for the profile check's failure message.
+
+Nsight Compute's SourceCounters section measures, per instruction, the
+shared-memory wavefronts it took ("L1 Wavefronts Shared"), the wavefronts
+its access pattern would need without conflicts ("L1 Wavefronts Shared
+Ideal") and their difference ("L1 Wavefronts Shared Excessive"; the metric
+behind it is derived__memory_l1_wavefronts_shared_excessive, and the
+section's rule that points at "the L1 Wavefronts Shared Excessive table"
+reads it). The source page prints them per line of CUDA source:
+
+  ncu --section SourceCounters --page source --print-source cuda --csv \\
+      -k regex:'(^|::)setRowReadCol$' -c 1 build/bin/wb_run layout/setRowReadCol
+
+(source_command builds this line). The page is a CSV table per source
+file, each after a row that names the file:
+
+  "File Path","/home/student/workbook/starter/layout/setRowReadCol.cu"
+  "Line No","Source",...,"L1 Wavefronts Shared","L1 Wavefronts Shared Ideal","L1 Wavefronts Shared Excessive",...
+  "24","  tile[threadIdx.y][threadIdx.x] = idx;",...,"32","32","0",...
+  "26","  out[idx] = tile[threadIdx.x][threadIdx.y];",...,"1024","32","992",...
+
+With --print-source cuda,sass the SASS rows come between the CUDA rows,
+with "Line No" empty; they are skipped. A column is found by its name, in
+whatever order and with whatever others the page holds; numbers may carry
+thousands separators. UNVERIFIED on a GPU so far: the command line and the
+page's shape come from Nsight Compute's documentation and public reports;
+tests/checks/data/ncu_source/ holds texts of that shape. Where the page
+has none of the columns (an older ncu, a GPU without the section), the
+reader says why and the check keeps its message without lines.
+"""
+import csv
+import dataclasses
+import io
+import re
+
+from wbcore import sanitizer_report
+
+SECTION = "SourceCounters"
+EXCESSIVE = "L1 Wavefronts Shared Excessive"
+ACTUAL = "L1 Wavefronts Shared"
+IDEAL = "L1 Wavefronts Shared Ideal"
+
+
+class SourcePageError(RuntimeError):
+    """The page holds no table this reader understands; the message says why."""
+
+
+@dataclasses.dataclass
+class SourceLine:
+    path: str
+    line: int
+    source: str
+    wavefronts: float
+    ideal: float
+    excessive: float
+
+
+def source_command(ncu, runner, kernel, function_name):
+    """The ncu command line that prints the source page of the launch of
+    `function_name` (the kernel's name without its namespaces) by
+    `runner kernel`."""
+    pattern = f"regex:(^|::){re.escape(function_name)}$"
+    return [ncu, "--section", SECTION, "--page", "source", "--print-source", "cuda", "--csv",
+            "-k", pattern, "-c", "1", runner, kernel]
+
+
+def _number(text):
+    text = (text or "").replace(",", "").strip()
+    if text in ("", "n/a", "-"):
+        return 0.0
+    try:
+        return float(text)
+    except ValueError:
+        return 0.0
+
+
+def _column(header, name):
+    """The index of the column called `name` (case and spacing ignored), or None."""
+    wanted = re.sub(r"\s+", " ", name).strip().lower()
+    for i, h in enumerate(header):
+        if re.sub(r"\s+", " ", h).strip().lower() == wanted:
+            return i
+    return None
+
+
+def parse(text):
+    """[SourceLine] of every CUDA source line the page gives shared-memory
+    wavefronts for, in the page's order. Raises SourcePageError when the
+    page holds no table with the excessive-wavefronts column."""
+    rows = [l for l in text.splitlines() if l.startswith('"')]
+    path = ""
+    header = None
+    found_table = False
+    lines = []
+    for row in csv.reader(io.StringIO("\n".join(rows))):
+        if not row:
+            continue
+        if row[0] == "File Path":
+            path = row[1] if len(row) > 1 else ""
+            header = None
+            continue
+        if _column(row, "Line No") is not None and _column(row, EXCESSIVE) is not None:
+            header = row
+            found_table = True
+            continue
+        if _column(row, "Line No") is not None:   # a table without the column
+            header = None
+            continue
+        if header is None:
+            continue
+        line_col = _column(header, "Line No")
+        number = row[line_col].strip() if line_col < len(row) else ""
+        if not number.isdigit():
+            continue                               # a SASS row, or a blank one
+        src_col = _column(header, "Source")
+
+        def value(name):
+            i = _column(header, name)
+            return _number(row[i]) if i is not None and i < len(row) else 0.0
+        entry = SourceLine(path, int(number),
+                           row[src_col] if src_col is not None and src_col < len(row) else "",
+                           value(ACTUAL), value(IDEAL), value(EXCESSIVE))
+        if entry.wavefronts or entry.excessive:
+            lines.append(entry)
+    if not found_table:
+        raise SourcePageError(f"ncu printed no source table with the column '{EXCESSIVE}'")
+    return lines
+
+
+def conflicting(lines):
+    """The lines with excessive wavefronts, most first."""
+    return sorted((l for l in lines if l.excessive > 0), key=lambda l: -l.excessive)
+
+
+def describe(lines, sources=(), candidates=(), limit=4):
+    """A line per source line with excessive wavefronts:
+    "starter/layout/setRowReadCol.cu:26: 992 excess shared wavefronts (1024
+    taken, 32 needed): out[idx] = tile[threadIdx.x][threadIdx.y];"."""
+    out = []
+    bad = conflicting(lines)
+    for l in bad[:limit]:
+        shown = sanitizer_report.display_path(l.path, sources, candidates) or "?"
+        text = f"{shown}:{l.line}: {l.excessive:.0f} excess shared wavefronts"
+        if l.wavefronts:
+            text += f" ({l.wavefronts:.0f} taken, {l.ideal:.0f} needed)"
+        code = " ".join(l.source.split())
+        if code:
+            text += f": {code[:90]}"
+        out.append(text)
+    if len(bad) > limit:
+        out.append(f"... and {len(bad) - limit} more line(s)")
+    return out
