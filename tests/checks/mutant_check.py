@@ -125,9 +125,8 @@ def stage_profile(runner, kernels, checks=None):
                    "gst_requests"))
         constant = k.get("constantPasses")
         if constant is not None and k.get("constantRequests"):
-            # Constant-cache requests per warp-level load (book 5.5); the
-            # metric is unverified until a GPU run and ToolUnavailable
-            # where ncu does not know it.
+            # Constant-cache requests per warp-level load (book 5.5);
+            # ToolUnavailable where ncu does not know the metric.
             values, _ = nsight.profile(runner, f"{k['section']}/{k['id']}", k["name"],
                                        nsight.CONSTANT_METRICS, unknown_metric_skips=True)
             measured = values["idc_requests"] / float(k["constantRequests"])

@@ -6,8 +6,7 @@ wavefronts per request of its loads and stores with the bank model's
 prediction, and, where asked, the global-memory sectors per store request
 with the coalescing the exercise is about, or the constant-cache requests per
 indexed constant load with the constant model's distinct words per warp
-(book 5.5; that metric is unverified until a GPU run, and the check skips
-where ncu does not know it). Exit: 0 as predicted, 1 not (or the kernel is wrong), 77 when ncu
+(book 5.5; the check skips where ncu does not know that metric). Exit: 0 as predicted, 1 not (or the kernel is wrong), 77 when ncu
 cannot run here (reported by CTest as skipped, with the reason).
 
 When the shared-memory wavefronts per request exceed the model's, the
@@ -127,8 +126,8 @@ def check_constant(args):
         values, app = nsight.profile(args.runner, args.kernel, args.name,
                                      nsight.CONSTANT_METRICS, unknown_metric_skips=True)
     except nsight.ToolUnavailable as err:
-        print(f"skipped: {err} (the constant-cache metric "
-              f"{nsight.CONSTANT_METRICS['idc_requests']} is unverified until a GPU run)")
+        print(f"skipped: {err} (the constant-cache check needs the metric "
+              f"{nsight.CONSTANT_METRICS['idc_requests']})")
         return nsight.SKIP
     except RuntimeError as err:
         print(f"FAILED {args.kernel}: {err}")
