@@ -56,6 +56,22 @@ def find_tool(name):
     return path
 
 
+def _run_ncu(cmd, timeout, what):
+    """Runs an ncu command line; returns (the process, its stdout and stderr).
+    RuntimeError when it does not finish in time, ToolUnavailable when it may
+    not read the GPU's counters."""
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"{what} did not finish within {timeout} s")
+    text = proc.stdout + proc.stderr
+    if "ERR_NVGPUCTRPERM" in text:
+        raise ToolUnavailable("ncu may not read the GPU's performance counters here "
+                              "(ERR_NVGPUCTRPERM): run as root or allow profiling for all "
+                              "users (NVreg_RestrictProfilingToAdminUsers=0)")
+    return proc, text
+
+
 def profile(runner, kernel, qualified_name, metrics, timeout=120, unknown_metric_skips=False):
     """Profile `runner kernel` under ncu; return ({key: value}, the runner's
     output) for the launch of the kernel named qualified_name. With
@@ -63,15 +79,7 @@ def profile(runner, kernel, qualified_name, metrics, timeout=120, unknown_metric
     ToolUnavailable naming it (for metrics not yet verified on every GPU)."""
     ncu = find_tool("ncu")
     cmd = [ncu, "--csv", "--page", "raw", "--metrics", ",".join(metrics.values()), runner, kernel]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise RuntimeError(f"ncu did not finish within {timeout} s")
-    text = proc.stdout + proc.stderr
-    if "ERR_NVGPUCTRPERM" in text:
-        raise ToolUnavailable("ncu may not read the GPU's performance counters here "
-                              "(ERR_NVGPUCTRPERM): run as root or allow profiling for all "
-                              "users (NVreg_RestrictProfilingToAdminUsers=0)")
+    proc, text = _run_ncu(cmd, timeout, "ncu")
     if "LibraryNotLoaded" in text or "Failed to initialize the profiler" in text:
         raise ToolUnavailable("ncu could not initialise its profiler on this machine: "
                               + text.strip().splitlines()[-1])
@@ -114,14 +122,7 @@ def source_page(runner, kernel, qualified_name, timeout=180):
     from wbcore import ncu_source
     cmd = ncu_source.source_command(find_tool("ncu"), runner, kernel,
                                     qualified_name.split("::")[-1])
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise RuntimeError(f"ncu's source page did not finish within {timeout} s")
-    text = proc.stdout + proc.stderr
-    if "ERR_NVGPUCTRPERM" in text:
-        raise ToolUnavailable("ncu may not read the GPU's performance counters here "
-                              "(ERR_NVGPUCTRPERM)")
+    proc, text = _run_ncu(cmd, timeout, "ncu's source page")
     if proc.returncode != 0 and not any(l.startswith('"') for l in proc.stdout.splitlines()):
         last = text.strip().splitlines()[-1] if text.strip() else f"exit {proc.returncode}"
         raise RuntimeError(f"ncu could not print the source page: {last}")

@@ -4,18 +4,17 @@
 (tests/checks/data/ncu_source/): the CUDA view, the CUDA and SASS view,
 a page without the column, and ncu's error; then the profile check's
 message end to end with stand-in ncu and runner. Runs on the host."""
-import os
 import pathlib
-import subprocess
 import sys
-import tempfile
-import textwrap
 import unittest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from wbcore import ncu_source  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tests" / "checks"))
+import stand_in  # noqa: E402
 
 DATA = ROOT / "tests" / "checks" / "data" / "ncu_source"
 
@@ -70,44 +69,31 @@ class ProfileCheckMessage(unittest.TestCase):
     wavefronts per load request; its source page is `page`."""
 
     def run_check(self, page):
-        with tempfile.TemporaryDirectory() as tmp:
-            tmp = pathlib.Path(tmp)
-            metrics = tmp / "metrics.csv"
-            names = ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-                     "smsp__inst_executed_op_shared_ld.sum",
-                     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-                     "smsp__inst_executed_op_shared_st.sum",
-                     "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-                     "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-                     "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-                     "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"]
-            values = ["1024", "32", "32", "32", "0", "0", "128", "32"]
-            metrics.write_text(
-                '"ID","Kernel Name",' + ",".join(f'"{n}"' for n in names) + "\n"
-                + '"","",' + ",".join('""' for _ in names) + "\n"
-                + '"0","wb::layout::square::setRowReadCol(int *)",'
-                + ",".join(f'"{v}"' for v in values) + "\n")
-            ncu = tmp / "ncu"
-            ncu.write_text(textwrap.dedent(f"""\
-                #!/bin/sh
-                case "$*" in
-                  *"--page source"*) cat {page}; exit 0;;
-                  *) cat {metrics}; echo "layout/setRowReadCol: ok"; exit 0;;
-                esac
-                """))
-            runner = tmp / "wb_run"
-            runner.write_text("#!/bin/sh\n"
-                              "echo '[{\"section\": \"layout\", \"id\": \"setRowReadCol\", "
-                              "\"exercise\": \"setRowReadCol\"}]'\n")
-            for f in (ncu, runner):
-                f.chmod(0o755)
-            env = dict(os.environ, PATH=f"{tmp}:{os.environ.get('PATH', '')}")
-            return subprocess.run(
-                [sys.executable, str(ROOT / "tests" / "checks" / "profile_check.py"),
-                 "--runner", str(runner), "--kernel", "layout/setRowReadCol",
-                 "--name", "wb::layout::square::setRowReadCol", "--load", "1", "--store", "1",
-                 "--source-dir", "/home/student/workbook/starter=starter"],
-                capture_output=True, text=True, env=env)
+        names = ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                 "smsp__inst_executed_op_shared_ld.sum",
+                 "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+                 "smsp__inst_executed_op_shared_st.sum",
+                 "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                 "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+                 "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+                 "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"]
+        values = ["1024", "32", "32", "32", "0", "0", "128", "32"]
+        metrics = ('"ID","Kernel Name",' + ",".join(f'"{n}"' for n in names) + "\n"
+                   + '"","",' + ",".join('""' for _ in names) + "\n"
+                   + '"0","wb::layout::square::setRowReadCol(int *)",'
+                   + ",".join(f'"{v}"' for v in values) + "\n")
+        ncu = f"""\
+            case "$*" in
+              *"--page source"*) cat {page}; exit 0;;
+              *) cat {{dir}}/metrics.csv; echo "layout/setRowReadCol: ok"; exit 0;;
+            esac
+            """
+        return stand_in.run_check(
+            "profile_check.py", {"ncu": ncu}, "layout/setRowReadCol",
+            ["--kernel", "layout/setRowReadCol", "--name", "wb::layout::square::setRowReadCol",
+             "--load", "1", "--store", "1",
+             "--source-dir", "/home/student/workbook/starter=starter"],
+            files={"metrics.csv": metrics})
 
     def test_lines_follow_the_failure(self):
         proc = self.run_check(DATA / "cuda_view.txt")

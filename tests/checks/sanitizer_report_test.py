@@ -4,18 +4,17 @@ on texts in the tool's formats (tests/checks/data/sanitizer/): racecheck's
 analysis and hazard records, old and new location syntax, memcheck,
 synccheck and initcheck, a module without line information, and paths
 from elsewhere shown as the student knows them. Runs on the host."""
-import os
 import pathlib
-import subprocess
 import sys
-import tempfile
-import textwrap
 import unittest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from wbcore import sanitizer_report as sr  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tests" / "checks"))
+import stand_in  # noqa: E402
 
 DATA = ROOT / "tests" / "checks" / "data" / "sanitizer"
 SLOT = [("/srv/grade/slot3/submission", "starter")]
@@ -170,28 +169,16 @@ class SanitizeCheckMessage(unittest.TestCase):
     runner that lists one kernel: the failure message names the lines."""
 
     def run_check(self, report, tools):
-        with tempfile.TemporaryDirectory() as tmp:
-            tmp = pathlib.Path(tmp)
-            tool = tmp / "compute-sanitizer"
-            tool.write_text(textwrap.dedent(f"""\
-                #!/bin/sh
-                case "$*" in
-                  *"--tool racecheck"*) cat {DATA / report}; exit 99;;
-                  *) echo "========= ERROR SUMMARY: 0 errors"; exit 0;;
-                esac
-                """))
-            runner = tmp / "wb_run"
-            runner.write_text("#!/bin/sh\n"
-                              "echo '[{\"section\": \"reduction\", \"id\": \"reduceSmem\", "
-                              "\"exercise\": \"reduceSmem\"}]'\n")
-            for f in (tool, runner):
-                f.chmod(0o755)
-            env = dict(os.environ, PATH=f"{tmp}:{os.environ.get('PATH', '')}")
-            return subprocess.run(
-                [sys.executable, str(ROOT / "tests" / "checks" / "sanitize_check.py"),
-                 "--runner", str(runner), "--kernel", "reduction/reduceSmem", "--tools", tools,
-                 "--source-dir", "/home/student/workbook/starter=starter"],
-                capture_output=True, text=True, env=env)
+        sanitizer = f"""\
+            case "$*" in
+              *"--tool racecheck"*) cat {DATA / report}; exit 99;;
+              *) echo "========= ERROR SUMMARY: 0 errors"; exit 0;;
+            esac
+            """
+        return stand_in.run_check(
+            "sanitize_check.py", {"compute-sanitizer": sanitizer}, "reduction/reduceSmem",
+            ["--kernel", "reduction/reduceSmem", "--tools", tools,
+             "--source-dir", "/home/student/workbook/starter=starter"])
 
     def test_race_message(self):
         proc = self.run_check("racecheck_analysis.txt", "memcheck,racecheck")
