@@ -40,7 +40,6 @@ def parse_args(argv):
               "       %(prog)s --batch FOLDER --out OUTDIR [--jobs N] [--regrade] [options]\n"
               "       %(prog)s --batch FOLDER --out OUTDIR --slurm [--group N] [--dry-run] "
               "[-- SBATCH OPTIONS]\n"
-              "       %(prog)s --slurm-status OUTDIR\n"
               "       %(prog)s --check-points",
         epilog="The student's code is compiled and run: grade in a container or a VM you\n"
                "can throw away.",

@@ -230,7 +230,7 @@ class CommandLineTest(unittest.TestCase):
 
     def test_the_grading_options_travel_to_the_tasks(self):
         args = grade_cli.parse_args(["--batch", "c", "--out", "o", "--slurm", "--no-gpu",
-                                     "--work", "/w", "--cmake-arg=-DX=1", "--test-jobs", "2"])
+                                     "--work", "/w", "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90", "--test-jobs", "2"])
         argv = grade_cli.grading_argv(args)
         again = grade_cli.parse_args(argv + ["--batch", "c", "--out", "o"])
         for field in ("no_gpu", "work", "cmake_arg", "test_jobs", "no_cache", "suite_timeout",
