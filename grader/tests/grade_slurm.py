@@ -12,7 +12,9 @@ and checks it against the local batch:
   4. after the merge job: the cancelled submission has no results.json and
      --slurm-status reports it failed with Slurm's word; the others are done;
   5. runs the same command again: only the cancelled one is submitted and
-     graded, and the merged gradebook.csv equals the local batch's.
+     graded, and the merged gradebook.csv equals the local batch's;
+  6. a student's `./workbook hint ... --slurm` (student/cluster.py) prints
+     what the command prints locally, and its exit status is the command's.
 
 Needs root (the cluster runs as root) and Slurm with munge installed
 (Debian: slurmctld slurmd slurm-client munge); otherwise exits 77 (skipped)
@@ -91,7 +93,26 @@ def show_logs(out):
         print("\n".join(log.read_text(errors="replace").splitlines()[-8:]))
 
 
+def student(check):
+    """./workbook COMMAND --slurm: the same output and exit status as here
+    (no GPU gres on the test cluster: --gres=gpu:0 replaces the default)."""
+    for argv, status in ((["hint", "layout/setRowReadCol", "--step", "1"], 0),
+                         (["hint", "no/such"], 2)):
+        local = subprocess.run([sys.executable, str(ROOT / "workbook"), *argv],
+                               capture_output=True, text=True)
+        remote = subprocess.run([sys.executable, str(ROOT / "workbook"), *argv, "--slurm", "--",
+                                 "--gres=gpu:0"], capture_output=True, text=True)
+        print(f"./workbook {' '.join(argv)} --slurm: exit {remote.returncode}\n{remote.stdout}"
+              f"{remote.stderr}", end="")
+        check.expect(local.returncode == status and remote.returncode == status,
+                     f"./workbook {' '.join(argv)}: exit {local.returncode} here, "
+                     f"{remote.returncode} through Slurm (expected {status})")
+        check.expect(remote.stdout == local.stdout + local.stderr,
+                     f"./workbook {' '.join(argv)} --slurm printed what it prints here")
+
+
 def run(args, tmp, check):
+    student(check)
     submissions = tmp / "class"
     make_class(submissions)
     local, out = tmp / "local", tmp / "slurm-out"
