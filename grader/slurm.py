@@ -294,9 +294,14 @@ def _run(cmd):
 
 def squeue(job_ids):
     """{"ARRAY_TASK" or "JOB": (state, reason)} of the jobs squeue lists."""
-    text = _run(["squeue", "-h", "-r", "-j", ",".join(job_ids), "-o", "%i|%T|%r"]) or ""
+    cmd = ["squeue", "-h", "-r", "-o", "%i|%T|%r", "-j"]
+    text = _run(cmd + [",".join(job_ids)])
+    if text is None and len(job_ids) > 1:
+        # squeue refuses the whole list when one id is gone (purged after
+        # MinJobAge): ask for each.
+        text = "".join(_run(cmd + [job]) or "" for job in job_ids)
     found = {}
-    for line in text.splitlines():
+    for line in (text or "").splitlines():
         parts = line.strip().split("|")
         if len(parts) == 3:
             found[parts[0]] = (parts[1], parts[2])

@@ -213,6 +213,15 @@ class StatusTest(SlurmTestCase):
                                    "1 not submitted")
 
 
+class SqueueTest(SlurmTestCase):
+    def test_a_purged_job_does_not_hide_the_others(self):
+        fake = self.tmp / "bin" / "squeue"
+        fake.write_text('#!/bin/sh\nfor a in "$@"; do last="$a"; done\n'
+                        'case "$last" in *,*) echo "Invalid job id" >&2; exit 1;; '
+                        '101) echo "101_1|RUNNING|None";; esac\n')
+        self.assertEqual(gslurm.squeue(["99", "101"]), {"101_1": ("RUNNING", "None")})
+
+
 class CommandLineTest(unittest.TestCase):
     def test_sbatch_options_after_the_double_dash(self):
         args = grade_cli.parse_args(["--batch", "c", "--out", "o", "--slurm", "--group", "2",
