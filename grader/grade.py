@@ -146,13 +146,13 @@ def grading_argv(args):
     return argv + [f"--cmake-arg={a}" for a in args.cmake_arg]
 
 
-def make_grader(args, points, jobs):
+def make_grader(args, points, jobs, cpus=None):
     gpu_present, gpu_note = (False, "--no-gpu was given") if args.no_gpu else wbbuild.gpu_present()
     print(f"GPU: {gpu_note}" if gpu_present else
           f"No GPU ({gpu_note}): compiling and running the host tests only; GPU checks are NOT RUN")
     options = grun.Options(points=points, work_dir=args.work.resolve(), gpu_present=gpu_present,
                            gpu_note=gpu_note,
-                           build_jobs=max(1, (os.cpu_count() or 2) // jobs),
+                           build_jobs=max(1, (cpus or os.cpu_count() or 2) // jobs),
                            test_jobs=args.test_jobs, build_timeout=args.build_timeout,
                            suite_timeout=args.suite_timeout, cmake_args=tuple(args.cmake_arg),
                            cache=not args.no_cache)
@@ -165,7 +165,8 @@ def slurm_task(plan_path, index):
     args = parse_args(plan["grade_argv"] + ["--batch", plan["folder"], "--out", plan["out"]])
     points = gp.load(args.points)
     wbbuild.require_tools()
-    grader = make_grader(args, points, 1)
+    # The CPUs Slurm gave the task (its affinity), not all of the node's.
+    grader = make_grader(args, points, 1, cpus=len(os.sched_getaffinity(0)))
     try:
         gslurm.run_task(grader, plan, int(index))
     except (KeyboardInterrupt, gb.Interrupted):
