@@ -244,7 +244,7 @@ def submit(folder, out, grade_argv, sbatch_options, group=1, regrade=False, dry_
         record = load_record(out) or record
         record["rounds"].append(entry)
         gr.atomic_write(out / RECORD, json.dumps(record, indent=2) + "\n")
-    log(f"submitted job array {array_id} ({len(plan['tasks'])} tasks) and merge job {merge_id} "
+    log(f"submitted job array {array_id} ({len(plan['tasks'])} task(s)) and merge job {merge_id} "
         f"(after the array); progress: ./workbook grade --slurm-status {out}")
     return entry
 

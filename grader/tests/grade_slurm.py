@@ -4,8 +4,9 @@ and checks it against the local batch:
 
   1. starts a single-node Slurm on loopback (slurm_cluster.sh: munged,
      slurmctld, slurmd; no GPU gres), which is stopped whatever happens;
-  2. grades the class (the pristine starter, one that does not compile, an
-     empty one; from grader/demo_class.py) with the local batch;
+  2. grades the class (the pristine starter, the solutions, one that does
+     not compile, an empty one; from grader/demo_class.py) with the local
+     batch;
   3. submits the same class with --slurm --no-gpu, one submission per task,
      one task at a time (--array-limit 1: one build folder), and cancels the
      first task as soon as it runs (scancel ARRAY_0);
@@ -44,7 +45,7 @@ from grader import slurm as gslurm  # noqa: E402
 from classgrading import Checker, grade  # noqa: E402
 
 CLUSTER = HERE / "slurm_cluster.sh"
-CLASS = ("starter", "does-not-compile", "empty")
+CLASS = ("starter", "solutions", "does-not-compile", "empty")
 WAIT_SECONDS = 1500
 
 
@@ -121,7 +122,8 @@ def run(args, tmp, check):
     check.expect(code == 0, f"the local batch exited {code}")
 
     code, said = slurm_grade(submissions, out, args, "--dry-run")
-    check.expect(code == 0 and "#SBATCH --array=0-2%1" in said and not out.exists(),
+    check.expect(code == 0 and f"#SBATCH --array=0-{len(CLASS) - 1}%1" in said
+                 and not out.exists(),
                  "the dry run prints the array script and writes nothing")
 
     code, _ = slurm_grade(submissions, out, args)
@@ -161,7 +163,8 @@ def run(args, tmp, check):
 
     stamps = {n: (out / n / gr.RESULTS).stat().st_mtime_ns for n in CLASS if n != victim}
     code, said = slurm_grade(submissions, out, args)
-    check.expect(code == 0 and "2 of 3 submissions already graded" in said,
+    check.expect(code == 0 and f"{len(CLASS) - 1} of {len(CLASS)} submissions already graded"
+                 in said,
                  "the rerun submits only what is missing")
     record = gslurm.load_record(out)
     second = record["rounds"][-1]
