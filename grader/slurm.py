@@ -112,8 +112,8 @@ def load_record(out):
 
 
 def _grade_command(python, root, *args):
-    return " ".join(shlex.quote(str(a)) for a in (python, pathlib.Path(root) / "grader" / "grade.py",
-                                                    *args))
+    script = pathlib.Path(root) / "grader" / "grade.py"
+    return " ".join(shlex.quote(str(a)) for a in (python, script, *args))
 
 
 def array_script(plan_path, tasks, out, round_no, gpu, python, root, array_limit=None):
@@ -178,8 +178,8 @@ def _sbatch(cmd):
 
 def active_jobs(record):
     """Job ids of the record that squeue still lists (queued or running)."""
-    ids = [str(j) for r in (record or {}).get("rounds", []) for j in (r.get("array"), r.get("merge"))
-           if j]
+    ids = [str(j) for r in (record or {}).get("rounds", [])
+           for j in (r.get("array"), r.get("merge")) if j]
     if not ids:
         return []
     states = squeue(ids)

@@ -129,7 +129,8 @@ class SubmitTest(SlurmTestCase):
         self.assertEqual(len(calls), 2)
         state = (self.out / "slurm").resolve()
         self.assertEqual(calls[0], f"--parsable -p gpu {state}/array-1.sh")
-        self.assertEqual(calls[1], f"--parsable --dependency=afterany:101 -p gpu {state}/merge-1.sh")
+        self.assertEqual(calls[1],
+                         f"--parsable --dependency=afterany:101 -p gpu {state}/merge-1.sh")
         self.assertEqual((entry["array"], entry["merge"]), ("101", "102"))
         self.assertIn("#SBATCH --array=0-1%1\n", (state / "array-1.sh").read_text())
         plan = gslurm.load_plan(state / "plan-1.json")
@@ -239,7 +240,8 @@ class CommandLineTest(unittest.TestCase):
 
     def test_the_grading_options_travel_to_the_tasks(self):
         args = grade_cli.parse_args(["--batch", "c", "--out", "o", "--slurm", "--no-gpu",
-                                     "--work", "/w", "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90", "--test-jobs", "2"])
+                                     "--work", "/w", "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90",
+                                     "--test-jobs", "2"])
         argv = grade_cli.grading_argv(args)
         again = grade_cli.parse_args(argv + ["--batch", "c", "--out", "o"])
         for field in ("no_gpu", "work", "cmake_arg", "test_jobs", "no_cache", "suite_timeout",
