@@ -9,6 +9,7 @@ submission, and gradebook.csv for a batch. The manual, docs/grading.md
 import argparse
 import os
 import pathlib
+import signal
 import sys
 
 if sys.version_info < (3, 11):
@@ -23,6 +24,7 @@ from grader import build as gb  # noqa: E402
 from grader import points as gp  # noqa: E402
 from grader import report as gr  # noqa: E402
 from grader import run as grun  # noqa: E402
+from grader import slurm as gslurm  # noqa: E402
 from grader import submission as gsub  # noqa: E402
 
 DEFAULT_WORK = ROOT / "build-grade" / "work"
@@ -36,6 +38,8 @@ def parse_args(argv):
         prog="workbook grade", description=__doc__.split("\n\n", 1)[1],
         usage="%(prog)s SUBMISSION [--out DIR] [options]\n"
               "       %(prog)s --batch FOLDER --out OUTDIR [--jobs N] [--regrade] [options]\n"
+              "       %(prog)s --batch FOLDER --out OUTDIR --slurm [--group N] [--dry-run] "
+              "[-- SBATCH OPTIONS]\n"
               "       %(prog)s --check-points",
         epilog="The student's code is compiled and run: grade in a container or a VM you\n"
                "can throw away.",
@@ -75,9 +79,46 @@ def parse_args(argv):
     ap.add_argument("--cmake-arg", action="append", default=[], metavar="ARG",
                     help="extra argument for configuring the grading build, e.g. "
                          "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90 (repeatable)")
+    slurm = ap.add_argument_group(
+        "Slurm (batch mode; docs/grading.md, \"On a cluster with Slurm\")")
+    slurm.add_argument("--slurm", action="store_true",
+                       help="submit the class as a Slurm job array (one GPU per task) and a "
+                            "merge job that writes the gradebook; sbatch options (partition, "
+                            "account, time, --gres=gpu:TYPE:1, ...) follow a `--` or come "
+                            "with --sbatch-opt")
+    slurm.add_argument("--sbatch-opt", action="append", default=[], metavar="OPT",
+                       help="one sbatch option for both jobs, e.g. --sbatch-opt=--partition=gpu "
+                            "(repeatable; GPU options go to the array's tasks only)")
+    slurm.add_argument("--group", type=int, default=1, metavar="N",
+                       help="submissions graded by one array task (default 1)")
+    slurm.add_argument("--array-limit", type=int, metavar="K",
+                       help="at most K array tasks run at once (--array=...%%K)")
+    slurm.add_argument("--dry-run", action="store_true",
+                       help="print the scripts and sbatch commands; submit nothing")
+    slurm.add_argument("--slurm-status", type=pathlib.Path, metavar="OUTDIR",
+                       help="how many submissions are done, running, pending and failed")
+    slurm.add_argument("--slurm-task", nargs=2, metavar=("PLAN", "INDEX"), help=argparse.SUPPRESS)
+    slurm.add_argument("--slurm-merge", type=pathlib.Path, metavar="OUTDIR",
+                       help=argparse.SUPPRESS)
+    argv = list(argv)
+    if "--" in argv:
+        # Everything after `--` is for sbatch.
+        cut = argv.index("--")
+        argv, trailing = argv[:cut], argv[cut + 1:]
+    else:
+        trailing = []
     args = ap.parse_args(argv)
-    if args.check_points:
+    args.sbatch_opt += trailing
+    if args.check_points or args.slurm_status or args.slurm_task or args.slurm_merge:
         return args
+    if (args.sbatch_opt or args.dry_run or args.group != 1 or args.array_limit) \
+            and not args.slurm:
+        ap.error("--sbatch-opt, --group, --array-limit, --dry-run and sbatch options after "
+                 "`--` go with --slurm")
+    if args.slurm and args.batch is None:
+        ap.error("--slurm needs --batch FOLDER --out OUTDIR")
+    if args.group < 1 or (args.array_limit is not None and args.array_limit < 1):
+        ap.error("--group and --array-limit must be at least 1")
     if (args.submission is None) == (args.batch is None):
         ap.error("give one SUBMISSION, or --batch FOLDER (see --help)")
     if args.batch is not None and args.out is None:
@@ -95,8 +136,61 @@ def print_points(points):
         print(f"  {check.owner:40} {check.kind:16} {check.points:6g}{hidden}")
 
 
+def grading_argv(args):
+    """The grading options of args, as grade.py's arguments: what a Slurm
+    task needs to grade as this command would."""
+    argv = ["--points", str(args.points.resolve()), "--work", str(args.work.resolve()),
+            f"--test-jobs={args.test_jobs}", f"--build-timeout={args.build_timeout:g}",
+            f"--suite-timeout={args.suite_timeout:g}"]
+    argv += ["--no-cache"] * args.no_cache + ["--no-gpu"] * args.no_gpu
+    return argv + [f"--cmake-arg={a}" for a in args.cmake_arg]
+
+
+def make_grader(args, points, jobs, cpus=None):
+    gpu_present, gpu_note = (False, "--no-gpu was given") if args.no_gpu else wbbuild.gpu_present()
+    print(f"GPU: {gpu_note}" if gpu_present else
+          f"No GPU ({gpu_note}): compiling and running the host tests only; GPU checks are NOT RUN")
+    options = grun.Options(points=points, work_dir=args.work.resolve(), gpu_present=gpu_present,
+                           gpu_note=gpu_note,
+                           build_jobs=max(1, (cpus or os.cpu_count() or 2) // jobs),
+                           test_jobs=args.test_jobs, build_timeout=args.build_timeout,
+                           suite_timeout=args.suite_timeout, cmake_args=tuple(args.cmake_arg),
+                           cache=not args.no_cache)
+    return grun.Grader(options)
+
+
+def slurm_task(plan_path, index):
+    """One array task: grade the submissions of plan index `index`."""
+    plan = gslurm.load_plan(plan_path)
+    args = parse_args(plan["grade_argv"] + ["--batch", plan["folder"], "--out", plan["out"]])
+    points = gp.load(args.points)
+    wbbuild.require_tools()
+    # The CPUs Slurm gave the task (its affinity), not all of the node's.
+    grader = make_grader(args, points, 1, cpus=len(os.sched_getaffinity(0)))
+    try:
+        gslurm.run_task(grader, plan, int(index))
+    except (KeyboardInterrupt, gb.Interrupted):
+        grader.commands.stop_all()
+        print("workbook grade: task stopped; nothing half-written was kept", file=sys.stderr)
+        return 130
+    return 0
+
+
 def main(argv):
     args = parse_args(argv)
+    if args.slurm_status is not None:
+        return 0 if gslurm.status(args.slurm_status) is not None else 2
+    if args.slurm_merge is not None:
+        count = gslurm.merge(args.slurm_merge)
+        print(f"gradebook: {args.slurm_merge / gr.GRADEBOOK} ({count} graded)")
+        gslurm.status(args.slurm_merge)
+        return 0
+    if args.slurm_task:
+        # Slurm stops a task (scancel, time limit, preemption) with SIGTERM:
+        # made a KeyboardInterrupt, so the builds and tests are stopped and
+        # nothing half-written is kept.
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
+        return slurm_task(*args.slurm_task)
     try:
         points = gp.load(args.points)
     except gp.PointsError as err:
@@ -118,21 +212,22 @@ def main(argv):
         print(f"workbook grade: {source.name}: unknown archive type (a submission is "
               f"{gsub.ACCEPTED})", file=sys.stderr)
         return 2
+    if args.slurm:
+        # The submitting host needs no CUDA: the tasks check their tools.
+        try:
+            gslurm.submit(source, args.out, grading_argv(args), args.sbatch_opt, group=args.group,
+                          regrade=args.regrade, dry_run=args.dry_run, gpu=not args.no_gpu,
+                          array_limit=args.array_limit)
+        except gslurm.SlurmError as err:
+            print(f"workbook grade: {err}", file=sys.stderr)
+            return 1
+        return 0
     try:
         wbbuild.require_tools()
     except wbbuild.ToolMissing as err:
         print(f"workbook grade: {err}", file=sys.stderr)
         return 2
-    gpu_present, gpu_note = (False, "--no-gpu was given") if args.no_gpu else wbbuild.gpu_present()
-    print(f"GPU: {gpu_note}" if gpu_present else
-          f"No GPU ({gpu_note}): compiling and running the host tests only; GPU checks are NOT RUN")
-    options = grun.Options(points=points, work_dir=args.work.resolve(), gpu_present=gpu_present,
-                           gpu_note=gpu_note,
-                           build_jobs=max(1, (os.cpu_count() or 2) // args.jobs),
-                           test_jobs=args.test_jobs, build_timeout=args.build_timeout,
-                           suite_timeout=args.suite_timeout, cmake_args=tuple(args.cmake_arg),
-                           cache=not args.no_cache)
-    grader = grun.Grader(options)
+    grader = make_grader(args, points, args.jobs)
     try:
         if args.batch is not None:
             out = args.out.resolve()
