@@ -25,6 +25,7 @@ options:
   --perf-runs N     perf: repeated runs of each section's Perf tests (20)
   --cold-runs N     coldperf: runs after the GPU idled (3)
   --idle SECONDS    coldperf: idle time before each run (60)
+  --cold-tests RE   coldperf: only the perf tests whose names match RE
   --forgeries LIST  forgeries: only these forged submissions
   --book DIR        book: the book's examples folder
   -h, --help        print this text and exit
@@ -58,6 +59,7 @@ LOG=$1; shift
 PERF_RUNS=20
 COLD_RUNS=3
 IDLE=60
+COLD_TESTS=
 FORGERIES=""
 BOOK=""
 ARCH=""
@@ -68,6 +70,7 @@ while [ $# -gt 0 ]; do
     --perf-runs) PERF_RUNS=${2:?--perf-runs needs a number}; shift 2 ;;
     --cold-runs) COLD_RUNS=${2:?--cold-runs needs a number}; shift 2 ;;
     --idle) IDLE=${2:?--idle needs seconds}; shift 2 ;;
+    --cold-tests) COLD_TESTS=${2:?--cold-tests needs a regular expression}; shift 2 ;;
     --forgeries) FORGERIES=${2:?--forgeries needs a list}; shift 2 ;;
     --book) BOOK=${2:?--book needs a folder}; shift 2 ;;
     --arch) ARCH=${2:?--arch needs a list}; shift 2 ;;
@@ -182,13 +185,18 @@ if wants book; then
 fi
 if wants coldperf; then
   : >"$LOG/coldperf.txt"
+  only=()
+  [ -n "$COLD_TESTS" ] && only=(-R "$COLD_TESTS")
   for i in $(seq 1 "$COLD_RUNS"); do
     sleep "$IDLE"
-    (cd "$BUILD" && ctest -L perf -L solutions --output-junit "$LOG/coldperf-$i.xml") \
+    # The GPU's state as the run starts: an idle GPU sits in a low P-state at
+    # a low SM clock, which is what the first timed test meets.
+    idle_state=$(nvidia-smi --query-gpu=pstate,clocks.sm --format=csv,noheader 2>/dev/null)
+    (cd "$BUILD" && ctest -L perf -L solutions "${only[@]}" --output-junit "$LOG/coldperf-$i.xml") \
       >"$LOG/coldperf-$i.log" 2>&1
     failed=$(grep -cE "^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*\*\*\*Failed" "$LOG/coldperf-$i.log")
-    echo "cold run $i (after ${IDLE} s idle): $failed failed; $(grep -E 'tests passed' "$LOG/coldperf-$i.log")" \
-      | tee -a "$LOG/coldperf.txt" >>"$LOG/stages.txt"
+    echo "cold run $i (after ${IDLE} s idle; GPU at start: ${idle_state:-unknown}): $failed failed;" \
+      "$(grep -E 'tests passed' "$LOG/coldperf-$i.log")" | tee -a "$LOG/coldperf.txt" >>"$LOG/stages.txt"
   done
 fi
 
