@@ -8,27 +8,31 @@ its access pattern would need without conflicts ("L1 Wavefronts Shared
 Ideal") and their difference ("L1 Wavefronts Shared Excessive"; the metric
 behind it is derived__memory_l1_wavefronts_shared_excessive, and the
 section's rule that points at "the L1 Wavefronts Shared Excessive table"
-reads it). The source page prints them per line of CUDA source:
+reads it). The source page prints them per line of CUDA source when it
+is asked for the CUDA and the SASS view together:
 
-  ncu --section SourceCounters --page source --print-source cuda --csv \\
+  ncu --section SourceCounters --page source --print-source cuda,sass --csv \\
       -k regex:'(^|::)setRowReadCol$' -c 1 build/bin/wb_run layout/setRowReadCol
 
-(source_command builds this line). The page is a CSV table per source
-file, each after a row that names the file:
+(source_command builds this line; --print-source cuda alone prints the
+source without a metric column). The page is a CSV table per function,
+after rows that name the file and the function:
 
   "File Path","/home/student/workbook/starter/layout/setRowReadCol.cu"
-  "Line No","Source",...,"L1 Wavefronts Shared","L1 Wavefronts Shared Ideal","L1 Wavefronts Shared Excessive",...
-  "24","  tile[threadIdx.y][threadIdx.x] = idx;",...,"32","32","0",...
-  "26","  out[idx] = tile[threadIdx.x][threadIdx.y];",...,"1024","32","992",...
+  "Function Name","wb::layout::square::setRowReadCol(int *)"
+  "Line No","Source","Address","Source",...,"L1 Wavefronts Shared Excessive","L1 Wavefronts Shared","L1 Wavefronts Shared Ideal",...
+  "17","  out[g] = tile[threadIdx.x][threadIdx.y];","-","-",...,"992","1024","32",...
+  "","...","-","-",...
+  "","0x7f19697ad930","992","1024",...        (a SASS row: "Line No" empty)
 
-With --print-source cuda,sass the SASS rows come between the CUDA rows,
-with "Line No" empty; they are skipped. A column is found by its name, in
-whatever order and with whatever others the page holds; numbers may carry
-thousands separators. UNVERIFIED on a GPU so far: the command line and the
-page's shape come from Nsight Compute's documentation and public reports;
-tests/checks/data/ncu_source/ holds texts of that shape. Where the page
-has none of the columns (an older ncu, a GPU without the section), the
-reader says why and the check keeps its message without lines.
+SASS rows and elided ones ("...") have an empty "Line No" and are
+skipped. A column is found by its name (the first of that name: the CUDA
+"Source"), in whatever order and with whatever others the page holds;
+numbers may carry thousands separators. Verified on an H100 with Nsight
+Compute 2025.3.1 (tests/checks/data/ncu_source/ holds the pages it
+printed). Where the page has none of the columns (an older ncu, a GPU
+without the section), the reader says why and the check keeps its message
+without lines.
 """
 import csv
 import dataclasses
@@ -62,7 +66,8 @@ def source_command(ncu, runner, kernel, function_name):
     `function_name` (the kernel's name without its namespaces) by
     `runner kernel`."""
     pattern = f"regex:(^|::){re.escape(function_name)}$"
-    return [ncu, "--section", SECTION, "--page", "source", "--print-source", "cuda", "--csv",
+    return [ncu, "--section", SECTION, "--page", "source", "--print-source", "cuda,sass",
+            "--csv",
             "-k", pattern, "-c", "1", runner, kernel]
 
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Nsight Compute's source page read for the lines with bank conflicts
 (wbcore/ncu_source.py), on texts of the page's shape
-(tests/checks/data/ncu_source/): the CUDA view, the CUDA and SASS view,
+(tests/checks/data/ncu_source/): the pages an H100 printed, the CUDA and SASS view,
 a page without the column, and ncu's error; then the profile check's
 message end to end with stand-in ncu and runner. Runs on the host."""
 import pathlib
 import sys
+import tempfile
 import unittest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -24,15 +25,22 @@ def text(name):
 
 
 class SourcePage(unittest.TestCase):
-    def test_cuda_view(self):
-        lines = ncu_source.parse(text("cuda_view.txt"))
+    def test_h100_page(self):
+        # What ncu 2025.3.1 printed on an H100 for a 32 x 32 tile read by column.
+        lines = ncu_source.parse(text("h100_cuda_sass_view.txt"))
         self.assertEqual([(l.line, l.wavefronts, l.ideal, l.excessive) for l in lines],
-                         [(24, 32, 32, 0), (26, 1024, 32, 992)])
-        self.assertTrue(lines[0].path.endswith("starter/layout/setRowReadCol.cu"))
-        shown = ncu_source.describe(lines)
-        self.assertEqual(shown, ["starter/layout/setRowReadCol.cu:26: 992 excess shared "
-                                 "wavefronts (1024 taken, 32 needed): "
-                                 "out[idx] = tile[threadIdx.x][threadIdx.y];"])
+                         [(15, 32, 32, 0), (17, 1024, 32, 992)])
+        self.assertTrue(lines[0].path.endswith("mutants/layout/"
+                                               "setRowReadColDynPad__padding_unused.cu"))
+        shown = ncu_source.describe(lines, [("/work/main", "")])
+        self.assertEqual(len(shown), 1, shown)
+        self.assertIn(":17: 992 excess shared wavefronts (1024 taken, 32 needed): "
+                      "out[g] = tile[threadIdx.x * pitch + threadIdx.y];", shown[0])
+
+    def test_h100_cuda_view_has_no_metrics(self):
+        # --print-source cuda alone: the source without a metric column.
+        with self.assertRaises(ncu_source.SourcePageError):
+            ncu_source.parse(text("h100_cuda_view.txt"))
 
     def test_cuda_and_sass_view_skips_sass_rows(self):
         lines = ncu_source.parse(text("cuda_sass_view.txt"))
@@ -44,7 +52,7 @@ class SourcePage(unittest.TestCase):
         self.assertIn("tile[icol][irow]", shown[0])
 
     def test_no_conflict_no_line(self):
-        page = text("cuda_view.txt").replace('"992"', '"0"')
+        page = text("h100_cuda_sass_view.txt").replace('"992"', '"0"')
         self.assertEqual(ncu_source.describe(ncu_source.parse(page)), [])
 
     def test_page_without_the_column(self):
@@ -60,7 +68,7 @@ class SourcePage(unittest.TestCase):
         cmd = ncu_source.source_command("ncu", "wb_run", "layout/setRowReadCol",
                                         "setRowReadCol")
         self.assertEqual(cmd[:9], ["ncu", "--section", "SourceCounters", "--page", "source",
-                                   "--print-source", "cuda", "--csv", "-k"])
+                                   "--print-source", "cuda,sass", "--csv", "-k"])
         self.assertEqual(cmd[9], "regex:(^|::)setRowReadCol$")
 
 
@@ -96,14 +104,20 @@ class ProfileCheckMessage(unittest.TestCase):
             files={"metrics.csv": metrics})
 
     def test_lines_follow_the_failure(self):
-        proc = self.run_check(DATA / "cuda_view.txt")
+        # The H100's page, as if the student's own file had been profiled.
+        with tempfile.TemporaryDirectory() as tmp:
+            page = pathlib.Path(tmp) / "page.txt"
+            page.write_text(text("h100_cuda_sass_view.txt").replace(
+                "/work/main/tests/mutants/layout/setRowReadColDynPad__padding_unused.cu",
+                "/home/student/workbook/starter/layout/setRowReadCol.cu"))
+            proc = self.run_check(page)
         self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
         lines = proc.stdout.splitlines()
         self.assertTrue(lines[0].startswith("FAILED layout/setRowReadCol: shared load wavefronts "
                                             "per request 32.00, expected 1.00"), lines)
-        self.assertEqual(lines[2], "  where: starter/layout/setRowReadCol.cu:26: 992 excess "
+        self.assertEqual(lines[2], "  where: starter/layout/setRowReadCol.cu:17: 992 excess "
                                    "shared wavefronts (1024 taken, 32 needed): "
-                                   "out[idx] = tile[threadIdx.x][threadIdx.y];")
+                                   "out[g] = tile[threadIdx.x * pitch + threadIdx.y];")
 
     def test_degrades_without_the_page(self):
         proc = self.run_check(DATA / "no_column.txt")

@@ -1,9 +1,8 @@
-// bug: only the lanes that hold a warp sum (tid < kWarpSums) enter warp 0's
-// final reduction, but its shuffles still name all 32 lanes in their mask;
-// the lanes that stayed out still hold this warp's own sum in `sum`, which is
-// what a shuffle reads from a lane that did not take part (undefined by the
-// programming guide; measured on an H100 with nvcc 13, see shuffle notes)
-// expect: tests
+// bug: lanes past the end of the input skip the warp reduction, but its
+// shuffles still name all 32 lanes; the lanes left out have not exited (they
+// wait at the barrier below), so the lanes inside wait for partners that
+// never come: on an H100 the warp hangs (see the shuffle notes)
+// expect: timeout
 #include "shuffle/shuffle.cuh"
 
 namespace wb::shuffle {
@@ -24,14 +23,17 @@ __global__ void reduceShfl(int* g_idata, int* g_odata, unsigned int n) {
   const unsigned int idx = blockIdx.x * reduction::kReduceBlock + tid;
   const unsigned int lane = tid % kWarpSize;
   const unsigned int warp = tid / kWarpSize;
-  int sum = idx < n ? g_idata[idx] : 0;
-  sum = warpReduce(sum);
+  int sum = 0;
+  if (idx < n) {
+    sum = g_idata[idx];
+    sum = warpReduce(sum);
+  }
   if (lane == 0) smem[warp] = sum;
   __syncthreads();
-  if (tid < kWarpSums) {
-    sum = smem[tid];
+  if (warp == 0) {
+    sum = lane < kWarpSums ? smem[lane] : 0;
     sum = warpReduce(sum);
-    if (tid == 0) g_odata[blockIdx.x] = sum;
+    if (lane == 0) g_odata[blockIdx.x] = sum;
   }
 }
 
