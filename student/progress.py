@@ -1,6 +1,8 @@
 """Where a student stands: per section, which exercises pass, which one is
 next (file and line of its TODO), and a hint for it."""
 import collections
+import json
+import pathlib
 import shutil
 import subprocess
 import sys
@@ -73,6 +75,58 @@ def state_of(counter):
 
 MARK = {"done": "[x]", "todo": "[ ]", "not run": "[?]", "no tests": "[ ]"}
 
+# What the last runs found per exercise ({exercise key: state}): status and
+# check update it, watch prints the progress line and picks the next
+# exercise from it. Only a cache of results already shown to the student;
+# deleting it loses nothing a run of ./workbook does not bring back.
+STATES = BUILD / "progress.json"
+
+
+def load_states(path=None):
+    try:
+        states = json.loads(pathlib.Path(path or STATES).read_text())
+    except (OSError, ValueError):
+        return {}
+    return states if isinstance(states, dict) else {}
+
+
+def record_states(results, listed, path=None):
+    """Add the states these results give their exercises to the record;
+    returns the whole record."""
+    per, _ = summarize(results, listed)
+    states = load_states(path)
+    states.update({key: state_of(counter) for key, counter in per.items() if key})
+    path = pathlib.Path(path or STATES)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(states, indent=1, sort_keys=True) + "\n")
+    tmp.replace(path)
+    return states
+
+
+def progress_line(states, width=30):
+    """"progress: [#######-------] 12 of 42 exercises pass"."""
+    exs = ordered_exercises()
+    done = sum(1 for e in exs if states.get(e.key) == "done")
+    filled = round(width * done / len(exs)) if exs else 0
+    return (f"progress: [{'#' * filled}{'-' * (width - filled)}] {done} of {len(exs)} "
+            "exercises pass")
+
+
+def next_exercise(states, after=None):
+    """The exercise to work on next: the first one after `after` (else from
+    the start) in teaching order that does not pass yet, wrapping around;
+    None when all pass."""
+    exs = ordered_exercises()
+    start = 0
+    if after is not None:
+        keys = [e.key for e in exs]
+        start = keys.index(after.key) + 1 if after.key in keys else 0
+    for e in exs[start:] + exs[:start]:
+        if states.get(e.key) != "done":
+            return e
+    return None
+
 
 def failure_excerpt(result, lines=6):
     text = [l for l in result.output.splitlines() if l.strip()]
@@ -144,6 +198,7 @@ def status(include_perf=False):
         print(f"workbook: {err}", file=sys.stderr)
         return 1
     results = run_starter_tests(None, include_perf, BUILD / "progress.xml")
+    record_states(results, listed)
     print_progress(results, listed, gpu_ok, gpu_note)
     return 0
 
@@ -187,6 +242,7 @@ def check(name, include_perf=False):
     if not results:
         print(f"no tests matched {name}; CTest's output is in {log}")
         return rc
+    record_states(results, listed)
     print("\n".join(wbsummary.summary_lines(results, listed)))
     hints = known_mistakes(results, listed)
     if hints:
@@ -212,43 +268,82 @@ def known_mistakes(results, listed, build=BUILD):
     return lines
 
 
-def _starter_mtimes():
-    root = wbex.ROOT / "starter"
-    return {p: p.stat().st_mtime_ns for p in root.rglob("*") if p.is_file()}
+def _starter_mtimes(root):
+    """{path: modification time} of the files under root; an editor's
+    half-written or vanished file is skipped this time round."""
+    times = {}
+    for p in root.rglob("*"):
+        try:
+            if p.is_file():
+                times[p] = p.stat().st_mtime_ns
+        except OSError:
+            pass
+    return times
 
 
-def watch(name=None, interval=1.0):
-    """Run check for the exercise being worked on whenever a file under
-    starter/ changes (polled every `interval` seconds); Ctrl-C stops. With no
-    name, the exercise is the one whose file changed last (at the start: the
-    next one with a TODO left)."""
+def watch(name=None, interval=1.0, run_check=None, starter=None, states_path=None):
+    """Check the exercise being worked on whenever a file under starter/ is
+    saved (polled every `interval` seconds), print the progress line, and
+    move on to the next exercise once it passes (rustlings' loop). A saved
+    file of another exercise is checked too and becomes the one watched.
+    Ctrl-C stops. With no name: the next exercise that does not pass yet.
+
+    run_check(name) runs the checks (default: check, printing its account);
+    starter and states_path replace starter/ and the progress record (the
+    tests give their own)."""
     import time
-    if name is None:
-        pending = [e for e in ordered_exercises() if wbex.first_todo(e.starter_file())]
-        name = pending[0].name if pending else None
+    run_check = run_check or check
+    starter = pathlib.Path(starter or wbex.ROOT / "starter")
     try:
-        seen = _starter_mtimes()
-        print(f"watching starter/ (checking {name or 'the exercise you edit'}); Ctrl-C stops",
+        current = wbex.find_exercise(name) if name else next_exercise(load_states(states_path))
+    except LookupError as err:
+        print(f"workbook: {err}", file=sys.stderr)
+        return 2
+
+    def check_current():
+        print(f"checking {current.key} ({current.starter_file().relative_to(wbex.ROOT)})",
               flush=True)
-        if name:
-            check(name)
+        rc = run_check(current.name)
+        states = load_states(states_path)
+        print(progress_line(states), flush=True)
+        if rc != 0 or states.get(current.key) != "done":
+            print(f"watching starter/ for your next save of {current.name}; Ctrl-C stops",
+                  flush=True)
+            return current
+        following = next_exercise(states, after=current)
+        if following is None:
+            print("Every exercise passes. ./workbook check <section> --perf runs the "
+                  "performance tests.", flush=True)
+            return current
+        todo = wbex.first_todo(following.starter_file())
+        where = str(following.starter_file().relative_to(wbex.ROOT))
+        print(f"{current.name} passes. Next: {following.key} -> {where}"
+              + (f":{todo[0]}" if todo else "") + "; watching it (Ctrl-C stops)", flush=True)
+        return following
+
+    try:
+        seen = _starter_mtimes(starter)
+        if current is None:
+            print("Every exercise passes; watching starter/ anyway (Ctrl-C stops)", flush=True)
+        else:
+            current = check_current()
         while True:
             time.sleep(interval)
-            now = _starter_mtimes()
-            changed = [p for p, m in now.items() if seen.get(p) != m]
+            now = _starter_mtimes(starter)
+            changed = sorted((p for p, m in now.items() if seen.get(p) != m),
+                             key=lambda p: now[p])
             seen = now
             if not changed:
                 continue
-            target = name
-            for path in changed:
-                try:
-                    target = wbex.find_exercise(f"{path.parent.name}/{path.stem}").name
-                except LookupError:
-                    pass
-            if target is None:
-                continue
-            print(f"\n{changed[0].relative_to(wbex.ROOT)} changed: checking {target}", flush=True)
-            check(target)
+            # The file saved last says which exercise is being worked on.
+            path = changed[-1]
+            try:
+                current = wbex.find_exercise(f"{path.parent.name}/{path.stem}")
+            except LookupError:
+                if current is None:
+                    continue
+            print(f"\n{path.parent.name}/{path.name} saved", flush=True)
+            current = check_current()
     except KeyboardInterrupt:
         print("\nstopped watching")
         return 0
