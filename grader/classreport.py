@@ -162,7 +162,8 @@ def _submission_row(name, doc):
                          if isinstance(v, dict)},
             "status": extra.get("status", "?"), "reason": extra.get("reason", ""),
             "seconds": doc.get("execution_time", 0),
-            "tests_total": extra.get("tests_total", 0), "tests_reused": extra.get("tests_reused", 0)}
+            "tests_total": extra.get("tests_total", 0),
+            "tests_reused": extra.get("tests_reused", 0)}
 
 
 def _checks(graded):
@@ -579,16 +580,11 @@ def write_class_report(out_dir, names, batch_record=None):
 def write_reports(out_dir, folder=None, threshold=None, log=print):
     """The class report and the similarity report of a graded class, from
     its results in out_dir and its submissions in `folder` (default: the one
-    the batch recorded). Returns True when both were written; when a package
-    is missing, says what to install and returns False (the gradebook does
-    not depend on them)."""
+    the batch recorded). When a package is missing, raises MissingPackages
+    saying what to install, before writing anything."""
+    require_packages()
     from . import similarity as gsim
     out_dir = pathlib.Path(out_dir)
-    try:
-        require_packages()
-    except MissingPackages as err:
-        log(f"class report skipped: {err}")
-        return False
     folder = pathlib.Path(folder) if folder is not None else submissions_folder(out_dir)
     names = class_names(out_dir, folder)
     started = time.monotonic()
@@ -601,4 +597,3 @@ def write_reports(out_dir, folder=None, threshold=None, log=print):
     log(f"similarity report: {out_dir / gsim.SIMILARITY_HTML} ({len(found['pairs'])} pair(s) "
         f"above {found['threshold']:g}, {len(found['reference_matches'])} file(s) matching the "
         f"reference or a worked example; {time.monotonic() - started:.1f} s)")
-    return True

@@ -213,7 +213,8 @@ def main():
         ap.error("--plant-copy goes with --class-size N")
     if args.class_size is not None and args.class_size < 1:
         ap.error("--class-size must be at least 1")
-    available = sorted(f"{p.parent.name}/{p.stem}" for p in (ROOT / "tests" / "mutants").glob("*/*.cu"))
+    available = sorted(f"{p.parent.name}/{p.stem}"
+                       for p in (ROOT / "tests" / "mutants").glob("*/*.cu"))
     if args.mutants == "all":
         chosen = [m for m in available if m != HANG]
     elif args.mutants == "none":
@@ -245,7 +246,8 @@ def main():
     broken = out / "does-not-compile"
     copy_tree("starter", broken)
     victim = broken / "starter" / "layout" / "setRowReadCol.cu"
-    victim.write_text(victim.read_text().replace("(void)out;", "(void)out  // missing semicolon", 1))
+    victim.write_text(victim.read_text().replace("(void)out;", "(void)out  // missing semicolon",
+                                                 1))
     with_mutant(out / "hangs", HANG)
     print(f"{out}: {len(list(out.iterdir()))} submissions")
     return 0
