@@ -164,12 +164,20 @@ def write_exercise(dest, key, text):
     target.write_text(text)
 
 
+def available_mutants():
+    """Every mutant in tests/mutants/, as section/stem."""
+    return sorted(f"{p.parent.name}/{p.stem}"
+                  for p in (ROOT / "tests" / "mutants").glob("*/*.cu"))
+
+
 def make_class(out, size, plant, mutants, seed):
     """`size` students (and a copier with --plant-copy), each distinct: a
-    base (starter or solutions), one mutant no one else has, and maybe an
-    own kernel no one else has. Returns the names."""
+    base (starter or solutions), one of `mutants` no one else has, and maybe
+    an own kernel no one else has. The mutant that hangs and those of
+    reduceSmem (which would replace an own kernel) are left out. Returns
+    the names."""
     rng = random.Random(seed)
-    pool = list(mutants)
+    pool = [m for m in mutants if m != HANG and not m.startswith("reduction/reduceSmem__")]
     rng.shuffle(pool)
     own = [k for k in OWN_KERNELS if k is not PLANTED]
     rng.shuffle(own)
@@ -213,8 +221,7 @@ def main():
         ap.error("--plant-copy goes with --class-size N")
     if args.class_size is not None and args.class_size < 1:
         ap.error("--class-size must be at least 1")
-    available = sorted(f"{p.parent.name}/{p.stem}"
-                       for p in (ROOT / "tests" / "mutants").glob("*/*.cu"))
+    available = available_mutants()
     if args.mutants == "all":
         chosen = [m for m in available if m != HANG]
     elif args.mutants == "none":
@@ -231,10 +238,7 @@ def main():
         return 2
     out = args.outdir
     if args.class_size is not None:
-        # The reduceSmem mutants would replace an own kernel: left out.
-        names = make_class(out, args.class_size, args.plant_copy,
-                           [m for m in chosen if m != HANG and not m.startswith(
-                               "reduction/reduceSmem__")], args.seed)
+        names = make_class(out, args.class_size, args.plant_copy, chosen, args.seed)
         print(f"{out}: {len(names)} submissions")
         return 0
     copy_tree("starter", out / "starter")
