@@ -169,12 +169,12 @@ def _submission_row(name, doc):
 def _checks(graded):
     """Per exercise (or section-wide owner), its checks: points, the share
     of the class that earned them and the most frequent failure shapes."""
-    order, by_name = [], {}
-    for _, doc in graded:
+    # {check name: {submission: its results.json entry}}, in first-seen order.
+    by_name = {}
+    for name, doc in graded:
         for test in doc["tests"]:
-            if test["name"] not in by_name:
-                order.append(test["name"])
-                by_name[test["name"]] = []
+            by_name.setdefault(test["name"], {})[name] = test
+    order = list(by_name)
     count = len(graded)
     owners = collections.OrderedDict()
     for check_name in order:
@@ -183,10 +183,12 @@ def _checks(graded):
         states = collections.Counter()
         points = []
         shapes = collections.OrderedDict()
+        worth = 0
         for name, doc in graded:
-            test = next((t for t in doc["tests"] if t["name"] == check_name), None)
+            test = by_name[check_name].get(name)
             if test is None:
                 continue
+            worth = max(worth, test["max_score"])
             tags = tags or list(test.get("tags", []))
             state = _check_state(test)
             states[state] += 1
@@ -198,8 +200,6 @@ def _checks(graded):
                     entry["count"] += 1
                     if name not in entry["submissions"]:
                         entry["submissions"].append(name)
-        worth = next((t["max_score"] for _, d in graded for t in d["tests"]
-                      if t["name"] == check_name), 0)
         top = sorted(shapes.items(), key=lambda kv: (-len(kv[1]["submissions"]), -kv[1]["count"]))
         check = {"name": check_name, "title": title, "section": tags[0] if tags else "",
                  "kind": tags[1] if len(tags) > 1 else "", "max": worth,
@@ -216,8 +216,8 @@ def _checks(graded):
     exercises = []
     for owner, checks in owners.items():
         full = 0
-        for _, doc in graded:
-            mine = [t for t in doc["tests"] if t["name"].partition(": ")[0] == owner]
+        for name, _ in graded:
+            mine = [by_name[c["name"]][name] for c in checks if name in by_name[c["name"]]]
             full += bool(mine) and all(t["score"] >= t["max_score"] for t in mine)
         exercises.append({"owner": owner, "section": checks[0]["section"] or owner.split("/")[0],
                           "max": round(sum(c["max"] for c in checks), 4),
