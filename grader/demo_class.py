@@ -16,7 +16,7 @@ Or a class of N made-up students, for the class and similarity reports:
   demo_class.py OUTDIR --class-size N [--plant-copy] [--seed S]
 
   student-<i>        the starter or the reference solutions, with one mutant
-                     (each mutant at most once in the class) and maybe a
+                     (at most one per exercise in the class) and maybe a
                      kernel of the student's own (OWN_KERNELS, each at most
                      once), so no two students hand in the same own code
   copier             (--plant-copy) a student whose own reduceSmem is the
@@ -172,13 +172,17 @@ def available_mutants():
 
 def make_class(out, size, plant, mutants, seed):
     """`size` students (and a copier with --plant-copy), each distinct: a
-    base (starter or solutions), one of `mutants` no one else has, and maybe
-    an own kernel no one else has. The mutant that hangs and those of
+    base (starter or solutions), a mutant of an exercise no one else has a
+    mutant of, and maybe an own kernel no one else has. The mutant that hangs and those of
     reduceSmem (which would replace an own kernel) are left out. Returns
     the names."""
     rng = random.Random(seed)
     pool = [m for m in mutants if m != HANG and not m.startswith("reduction/reduceSmem__")]
     rng.shuffle(pool)
+    # One mutant per exercise: the mutants of one exercise were written
+    # alike (one author, one style), so two students with two of them
+    # would share code of their own, as copiers do.
+    pool = list({m.split("__")[0]: m for m in reversed(pool)}.values())
     own = [k for k in OWN_KERNELS if k is not PLANTED]
     rng.shuffle(own)
     names = []
