@@ -239,12 +239,19 @@ def similarity_html(data):
             [[Markup(f"<pre>{marked(p['text_a'], p['spans_a'])}</pre>"),
               Markup(f"<pre>{marked(p['text_b'], p['spans_b'])}</pre>")]]))
     parts.append("<h2>Files that match the reference solution or a worked example</h2>")
+    # One row per submission and kind of match: a class that hands in the
+    # reference would otherwise fill a screen per student.
+    grouped = {}
+    for f in data["reference_matches"]:
+        grouped.setdefault((f["submission"], f["matches"]), []).append(f)
     parts.append(html_table(
-        "Exercise files whose own code is mostly the reference's or a worked example's",
-        ["exercise", "submission", "matches", "similarity"],
-        [[f["exercise"], f["submission"], f["matches"], f"{f['similarity']:.2f}"]
-         for f in data["reference_matches"]], numeric=(3,))
-        if data["reference_matches"] else "<p>None.</p>")
+        "Exercise files whose own code is mostly the reference's or a worked example's, per "
+        "submission (similarity in brackets)",
+        ["submission", "matches", "files", "exercises"],
+        [[name, what, len(found), ", ".join(f"{f['exercise']} ({f['similarity']:.2f})"
+                                            for f in found)]
+         for (name, what), found in sorted(grouped.items())], numeric=(2,))
+        if grouped else "<p>None.</p>")
     if data["closest_below_threshold"]:
         parts.append(html_table(
             "The closest pairs below the threshold, for scale",
