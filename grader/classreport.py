@@ -155,11 +155,17 @@ def _summary(values):
             "max": max(values)}
 
 
+def _sections_of(doc):
+    """{section: {score, max_score}} of a results.json, what is well formed of it."""
+    found = doc["extra_data"].get("sections")
+    return {s: v for s, v in found.items() if isinstance(v, dict)} if isinstance(found, dict) \
+        else {}
+
+
 def _submission_row(name, doc):
     extra = doc["extra_data"]
     return {"submission": name, "total": doc["score"], "max": extra.get("max_score", 0),
-            "sections": {s: v.get("score", 0) for s, v in extra.get("sections", {}).items()
-                         if isinstance(v, dict)},
+            "sections": {s: v.get("score", 0) for s, v in _sections_of(doc).items()},
             "status": extra.get("status", "?"), "reason": extra.get("reason", ""),
             "seconds": doc.get("execution_time", 0),
             "tests_total": extra.get("tests_total", 0),
@@ -284,13 +290,12 @@ def class_data(out_dir, names, batch_record=None):
     graded, not_graded = load_class(out_dir, names)
     rows = [_submission_row(name, doc) for name, doc in graded]
     sections = [s for s in wbex.section_names()
-                if any(s in doc["extra_data"].get("sections", {}) for _, doc in graded)]
+                if any(s in _sections_of(doc) for _, doc in graded)]
     max_score = max((r["max"] for r in rows), default=0)
     section_max = {}
     for _, doc in graded:
-        for s, v in doc["extra_data"].get("sections", {}).items():
-            if isinstance(v, dict):
-                section_max[s] = max(section_max.get(s, 0), v.get("max_score", 0))
+        for s, v in _sections_of(doc).items():
+            section_max[s] = max(section_max.get(s, 0), v.get("max_score", 0))
     problems = [{"submission": r["submission"], "status": r["status"], "reason": r["reason"]}
                 for r in rows if r["status"] in PROBLEM_STATUSES]
     problems += [{"submission": n, "status": "not graded",
