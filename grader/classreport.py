@@ -490,7 +490,7 @@ def class_html(data, found):
     parts.append(figure(found, "totals"))
     parts.append(html_table(
         "Every submission, as in the gradebook",
-        ["submission", "total", "of"] + [s["section"] for s in data["sections"]]
+        ["submission", "total", "max"] + [s["section"] for s in data["sections"]]
         + ["status", "reason"],
         [[r["submission"], _points(r["total"]), _points(r["max"])]
          + [_points(r["sections"].get(s["section"])) for s in data["sections"]]
