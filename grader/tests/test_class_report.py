@@ -285,6 +285,28 @@ class MissingPackagesTest(unittest.TestCase):
         self.assertIn("gradebook.csv and the results are complete", err.getvalue())
 
 
+class CommandLineTest(unittest.TestCase):
+    def test_report_options(self):
+        from grader import grade as grade_cli
+        args = grade_cli.parse_args(["--report", "out", "--similarity-threshold", "0.7"])
+        self.assertEqual((args.report, args.similarity_threshold), (pathlib.Path("out"), 0.7))
+        args = grade_cli.parse_args(["--report", "out", "--batch", "class"])
+        self.assertEqual(args.batch, pathlib.Path("class"))
+        for wrong in (["--report", "out", "alice"], ["--report", "out", "--slurm"],
+                      ["--batch", "c", "--out", "o", "--similarity-threshold", "0"],
+                      ["--batch", "c", "--out", "o", "--similarity-threshold", "1.5"]):
+            with self.subTest(argv=wrong), contextlib.redirect_stderr(io.StringIO()):
+                with self.assertRaises(SystemExit):
+                    grade_cli.parse_args(wrong)
+
+    def test_report_of_a_missing_folder_is_refused(self):
+        from grader import grade as grade_cli
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            self.assertEqual(grade_cli.main(["--report", "/nonexistent/out"]), 2)
+        self.assertIn("no such folder", err.getvalue())
+
+
 @unittest.skipUnless(HAVE_PACKAGES, gcr.INSTALL_HINT)
 class ChartsTest(unittest.TestCase):
     def test_svg_is_reproducible_titled_and_ids_unique(self):
