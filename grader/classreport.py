@@ -424,7 +424,8 @@ STYLE = """body{font-family:system-ui,sans-serif;max-width:70rem;margin:1rem aut
 color:#1a1a1a;line-height:1.4}table{border-collapse:collapse;margin:.5rem 0 1rem}
 th,td{border:1px solid #bbb;padding:.2rem .5rem;text-align:left;vertical-align:top}
 th{background:#eef2f7}td.n{text-align:right;font-variant-numeric:tabular-nums}
-code,pre{font-size:.85rem}pre{white-space:pre-wrap;margin:0}figure{margin:1rem 0}
+code,pre{font-size:.85rem;overflow-wrap:anywhere}pre{white-space:pre-wrap;margin:0}
+figure{margin:1rem 0}
 svg{max-width:100%;height:auto}.note{background:#fff8dc;border:1px solid #d9c77a;padding:.5rem}
 mark{background:#ffe08a}"""
 
@@ -602,3 +603,5 @@ def write_reports(out_dir, folder=None, threshold=None, log=print):
     log(f"similarity report: {out_dir / gsim.SIMILARITY_HTML} ({len(found['pairs'])} pair(s) "
         f"above {found['threshold']:g}, {len(found['reference_matches'])} file(s) matching the "
         f"reference or a worked example; {time.monotonic() - started:.1f} s)")
+    for skipped in found["skipped"][:3]:
+        log(f"similarity report: not compared: {skipped['submission']}: {skipped['reason']}")
