@@ -255,13 +255,19 @@ def main(argv):
         return 2
     if args.slurm:
         # The submitting host needs no CUDA: the tasks check their tools.
+        report_argv = ([f"--similarity-threshold={args.similarity_threshold:g}"]
+                       if args.similarity_threshold is not None else [])
         try:
-            gslurm.submit(source, args.out, grading_argv(args), args.sbatch_opt, group=args.group,
-                          regrade=args.regrade, dry_run=args.dry_run, gpu=not args.no_gpu,
-                          array_limit=args.array_limit)
+            record = gslurm.submit(source, args.out, grading_argv(args), args.sbatch_opt,
+                                   group=args.group, regrade=args.regrade, dry_run=args.dry_run,
+                                   gpu=not args.no_gpu, array_limit=args.array_limit,
+                                   report_argv=report_argv)
         except gslurm.SlurmError as err:
             print(f"workbook grade: {err}", file=sys.stderr)
             return 1
+        if record is None and not args.dry_run:
+            # Nothing left to grade: the gradebook was merged here, so are the reports.
+            return class_reports(args.out, source.resolve(), args.similarity_threshold)
         return 0
     try:
         wbbuild.require_tools()
