@@ -97,7 +97,10 @@ def load_class(out_dir, names):
     graded, missing = [], []
     for name in names:
         doc = gr.load_results(pathlib.Path(out_dir) / name / gr.RESULTS)
-        (graded.append((name, doc)) if doc is not None else missing.append(name))
+        if doc is None:
+            missing.append(name)
+        else:
+            graded.append((name, doc))
     return graded, missing
 
 
@@ -105,7 +108,7 @@ def load_class(out_dir, names):
 
 _SEED_RE = re.compile(r"\b(seed)\s*[=:]?\s*\d+", re.I)
 _HEX_RE = re.compile(r"\b0[xX][0-9a-fA-F]+\b")
-_NUMBER_RE = re.compile(r"(?<![A-Za-z_0-9.])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_NUMBER_RE = re.compile(r"(?<![A-Za-z_0-9.])[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?")
 
 
 def message_shape(message):

@@ -79,6 +79,11 @@ class MessageShapeTest(unittest.TestCase):
         self.assertEqual(one, "out[<n>] Actual: <n> Expected: <n> (seed <seed>) at <hex>, "
                               "<n> ms")
 
+    def test_a_full_stop_after_a_number_stays(self):
+        self.assertEqual(gcr.message_shape("its checks score 0. The compiler said: x.cu(25): "
+                                           "error"),
+                         "its checks score <n>. The compiler said: x.cu(<n>): error")
+
     def test_digits_inside_names_stay(self):
         self.assertEqual(gcr.message_shape("sm_90 int2 reduceSmem2 v1.2: 3 wrong"),
                          "sm_90 int2 reduceSmem2 v1.2: <n> wrong")
