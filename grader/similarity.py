@@ -30,11 +30,15 @@ SIMILARITY_JSON = "similarity.json"
 NOISE_CHARS = 25
 # A pair is listed when one file's own code (not given, not the reference)
 # is at least this share of the other's. Chosen from the demo class
-# (grader/tests/grade_class_report.py, test_similarity.py): the planted copy
-# (renamed variables, reordered statements) scores above 0.8 against its
-# original, while distinct work on the same exercise (other students' own
-# kernels, mutants of the reference) stays below 0.35; 0.6 sits between
-# with room on both sides, and matches what copydetect calls "suspicious".
+# (demo_class.py --class-size N --plant-copy; test_similarity.py and
+# grade_class_report.py check it): the planted copy (renamed variables, two
+# statements swapped) scores 0.82 and 1.0 against its original, while
+# distinct work on one exercise (the other own kernels, mutants of the
+# reference) stays at or below 0.16 in a class of 30. 0.6 leaves room on
+# both sides: a copy edited further still shows, and two students who
+# solved it the same plain way do not. (Mutants of one exercise, written by
+# one author in one style, score up to 0.98 against each other: the demo
+# class gives each exercise's mutants to one student at most.)
 DEFAULT_THRESHOLD = 0.6
 # A pair needs at least this much shared own code as well: two files whose
 # only change to the reference is one identical line are 100% alike in
