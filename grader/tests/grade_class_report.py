@@ -25,7 +25,6 @@ browser for --open).
 """
 import argparse
 import csv
-import html.parser
 import json
 import os
 import pathlib
@@ -46,46 +45,12 @@ from grader import classreport as gcr  # noqa: E402
 from grader import demo_class  # noqa: E402
 from grader import report as gr  # noqa: E402
 from grader import similarity as gsim  # noqa: E402
-from classgrading import Checker, grade  # noqa: E402
+from classgrading import Checker, Tables, grade  # noqa: E402
 
 STUDENTS = 5                     # and the copier: six submissions
 BROKEN = ("student-03", "layout/setRowReadCol")
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 SUBMISSIONS_CAPTION = "Every submission, as in the gradebook"
-
-
-class Tables(html.parser.HTMLParser):
-    """{caption: [rows of cell texts]} of a page's tables."""
-
-    def __init__(self):
-        super().__init__()
-        self.tables, self._caption, self._row, self._cell = {}, None, None, None
-
-    def handle_starttag(self, tag, attrs):
-        if tag == "table":
-            self._caption = ""
-        elif tag == "caption":
-            self._cell = []
-        elif tag == "tr":
-            self._row = []
-        elif tag in ("td", "th"):
-            self._cell = []
-
-    def handle_endtag(self, tag):
-        if tag == "caption" and self._cell is not None:
-            self._caption = "".join(self._cell)
-            self.tables[self._caption] = []
-            self._cell = None
-        elif tag in ("td", "th") and self._cell is not None and self._row is not None:
-            self._row.append("".join(self._cell).strip())
-            self._cell = None
-        elif tag == "tr" and self._row is not None and self._caption is not None:
-            self.tables.setdefault(self._caption, []).append(self._row)
-            self._row = None
-
-    def handle_data(self, data):
-        if self._cell is not None:
-            self._cell.append(data)
 
 
 def make_class(folder):

@@ -13,6 +13,7 @@ import tempfile
 import unittest
 from unittest import mock
 
+from classgrading import Tables
 from gradingtest import EXERCISES, ROOT, ctest_labels, outcome, points
 from wbcore import course as wbex
 from grader import classreport as gcr
@@ -178,6 +179,14 @@ class ClassDataTest(unittest.TestCase):
         self.assertEqual(data["not_graded"], ["eve"])
         self.assertEqual(data["tests"], {"total": 20, "reused": 4, "run": 16})
         self.assertEqual(data["time"]["grading_seconds"], 14.0)
+
+    def test_the_page_shows_the_gradebook(self):
+        names = self.sample_class()
+        parser = Tables()
+        parser.feed(gcr.class_html(gcr.class_data(self.out, names), {}))
+        with open(self.out / gr.GRADEBOOK, newline="") as handle:
+            book = list(csv.reader(handle))
+        self.assertEqual(parser.tables["Every submission, as in the gradebook"], book)
 
     def test_shares_and_failure_shapes(self):
         data = gcr.class_data(self.out, self.sample_class())
