@@ -15,10 +15,11 @@ Or a class of N made-up students, for the class and similarity reports:
 
   demo_class.py OUTDIR --class-size N [--plant-copy] [--seed S]
 
-  student-<i>        the starter or the reference solutions, with one mutant
-                     (at most one per exercise in the class) and maybe a
-                     kernel of the student's own (OWN_KERNELS, each at most
-                     once), so no two students hand in the same own code
+  student-<i>        the reference solutions of the first sections and the
+                     starter after, a mutant in a finished section (at most
+                     one per exercise in the class) and maybe a kernel of
+                     the student's own (OWN_KERNELS, each at most once):
+                     no two students hand in the same work
   copier             (--plant-copy) a student whose own reduceSmem is the
                      first student-<i>'s with its names changed and two
                      independent statements swapped: the one pair the
@@ -34,6 +35,9 @@ import shutil
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from wbcore import course as wbex  # noqa: E402
+
 HANG = "layout/setRowReadColPad__never_terminates"
 
 
@@ -170,13 +174,24 @@ def available_mutants():
                   for p in (ROOT / "tests" / "mutants").glob("*/*.cu"))
 
 
+def copy_progress(dest, finished):
+    """A student who has finished the sections in `finished`: the reference
+    solutions there, the starter elsewhere."""
+    copy_tree("starter", dest)
+    for section in finished:
+        for f in sorted((ROOT / "solutions" / section).glob("*.cu")):
+            shutil.copyfile(f, dest / "starter" / section / f.name)
+
+
 def make_class(out, size, plant, mutants, seed):
-    """`size` students (and a copier with --plant-copy), each distinct: a
-    base (starter or solutions), a mutant of an exercise no one else has a
-    mutant of, and maybe an own kernel no one else has. The mutant that hangs and those of
-    reduceSmem (which would replace an own kernel) are left out. Returns
-    the names."""
+    """`size` students (and a copier with --plant-copy), each distinct: the
+    first few sections finished (the reference solutions there, the starter
+    after), a mutant in a finished section of an exercise no one else has a
+    mutant of, and maybe an own kernel no one else has. The mutant that hangs
+    and those of reduceSmem (which would replace an own kernel) are left
+    out. Returns the names."""
     rng = random.Random(seed)
+    sections = wbex.section_names()
     pool = [m for m in mutants if m != HANG and not m.startswith("reduction/reduceSmem__")]
     rng.shuffle(pool)
     # One mutant per exercise: the mutants of one exercise were written
@@ -185,19 +200,28 @@ def make_class(out, size, plant, mutants, seed):
     pool = list({m.split("__")[0]: m for m in reversed(pool)}.values())
     own = [k for k in OWN_KERNELS if k is not PLANTED]
     rng.shuffle(own)
-    names = []
+    names, seen = [], set()
     for i in range(size):
         dest = out / f"student-{i + 1:02d}"
         # The planted original goes to the first student; the other own
         # kernels to every second student while they last, so no two
         # students hand in the same one.
-        base = "solutions" if i % 3 != 2 else "starter"
-        mutant = pool.pop() if pool and base == "solutions" else None
-        if mutant:
-            with_mutant(dest, mutant)
-        else:
-            copy_tree(base, dest)
         mine = PLANTED if plant and i == 0 else (own.pop() if own and i % 2 else None)
+        # How far the student got: a number of sections in the book's order,
+        # another one where this one would repeat an earlier student's work.
+        for done in [rng.randint(0, len(sections))] + list(range(len(sections), -1, -1)):
+            finished = sections[:done]
+            mutant = next((m for m in pool if m.split("/")[0] in finished), None)
+            signature = (done, mutant, mine and mine["name"])
+            if signature not in seen:
+                break
+        seen.add(signature)
+        copy_progress(dest, finished)
+        if mutant:
+            pool.remove(mutant)
+            section, stem = mutant.split("/")
+            shutil.copyfile(ROOT / "tests" / "mutants" / section / f"{stem}.cu",
+                            dest / "starter" / section / f"{stem.split('__')[0]}.cu")
         if mine is not None:
             write_exercise(dest, "reduction/reduceSmem", own_kernel(mine))
         names.append(dest.name)
