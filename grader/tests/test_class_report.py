@@ -117,7 +117,8 @@ class RecordedForTheReportTest(unittest.TestCase):
         self.assertIsNone(record["ratio"])
         self.assertEqual(record["result"], gs.NOT_RUN)
         for junk in ("a nan ms / b 1 ms = nanx (need >= 1x)",
-                     "a 1 ms / b 0 ms = infx (need >= 1x)", "a 1 ms / b 1 ms = 1e999x (need >= 1x)"):
+                     "a 1 ms / b 0 ms = infx (need >= 1x)",
+                     "a 1 ms / b 1 ms = 1e999x (need >= 1x)"):
             t.output = junk
             self.assertIsNone(gr.perf_measurement(t)["ratio"], junk)
 
