@@ -360,7 +360,7 @@ def svg_figure(fig, chart_id, title):
                   count=1).replace(">", f'><title id="{chart_id}-title">{label}</title>', 1)
 
 
-def _histogram(plt, ax, values, worth, xlabel):
+def _histogram(ax, values, worth, xlabel):
     bins = max(1, min(20, int(worth) if worth >= 1 else 1))
     ax.hist(values, bins=bins, range=(0, worth or 1), color="#3b6ea8", edgecolor="white")
     ax.set_xlabel(xlabel)
@@ -376,7 +376,7 @@ def charts(data):
     if totals:
         title = f"Total scores of {len(totals)} submissions (of {data['max_score']:g} points)"
         fig, ax = plt.subplots(figsize=(7, 2.8))
-        _histogram(plt, ax, totals, data["max_score"], "total points")
+        _histogram(ax, totals, data["max_score"], "total points")
         ax.set_title(title)
         found["totals"] = (title, svg_figure(fig, "totals", title))
     if data["sections"] and totals:
@@ -386,7 +386,7 @@ def charts(data):
         fig, axes = plt.subplots(rows_, columns, figsize=(9, 2.4 * rows_), squeeze=False)
         for ax, s in zip(axes.flat, data["sections"]):
             values = [r["sections"].get(s["section"], 0) for r in data["submissions"]]
-            _histogram(plt, ax, values, s["worth"], "points")
+            _histogram(ax, values, s["worth"], "points")
             ax.set_title(f"{s['section']} (book {s['book']}, of {s['worth']:g})")
         for ax in list(axes.flat)[len(data["sections"]):]:
             ax.set_visible(False)
@@ -433,7 +433,7 @@ svg{max-width:100%;height:auto}.note{background:#fff8dc;border:1px solid #d9c77a
 mark{background:#ffe08a}"""
 
 
-def e(value):
+def escaped(value):
     """Text for HTML: everything shown is escaped (failure messages and file
     contents are the students' text)."""
     return html.escape(str(value), quote=True)
@@ -441,19 +441,20 @@ def e(value):
 
 def html_page(title, body):
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"<title>{e(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
+            f"<title>{escaped(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
             f"{body}\n</body>\n</html>\n")
 
 
 def html_table(caption, headers, rows, numeric=()):
     """A table with a caption and column headers; cells are escaped here,
     except those given as Markup (already-built HTML)."""
-    out = [f"<table>\n<caption>{e(caption)}</caption>\n<thead><tr>"
-           + "".join(f'<th scope="col">{e(h)}</th>' for h in headers) + "</tr></thead>\n<tbody>"]
+    out = [f"<table>\n<caption>{escaped(caption)}</caption>\n<thead><tr>"
+           + "".join(f'<th scope="col">{escaped(h)}</th>' for h in headers)
+           + "</tr></thead>\n<tbody>"]
     for row in rows:
         cells = []
         for i, cell in enumerate(row):
-            text = cell if isinstance(cell, Markup) else e(cell)
+            text = cell if isinstance(cell, Markup) else escaped(cell)
             cells.append(f'<td class="n">{text}</td>' if i in numeric else f"<td>{text}</td>")
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody>\n</table>")
@@ -468,7 +469,7 @@ def figure(found, chart_id):
     if chart_id not in found:
         return ""
     title, svg = found[chart_id]
-    return f"<figure>\n{svg}\n<figcaption>{e(title)}</figcaption>\n</figure>"
+    return f"<figure>\n{svg}\n<figcaption>{escaped(title)}</figcaption>\n</figure>"
 
 
 def _points(value):
@@ -481,7 +482,7 @@ def _percent(share):
 
 def class_html(data, found):
     """The class report's page from class_data and charts."""
-    parts = [f"<h1>{e(data['title'])}</h1>"]
+    parts = [f"<h1>{escaped(data['title'])}</h1>"]
     t = data["totals"]
     parts.append(
         f"<p>{len(data['submissions'])} submission(s) graded"
@@ -532,8 +533,8 @@ def class_html(data, found):
             f"{c['name']}: {c['missed']} submission(s) missed it, "
             f"{c['failure_shapes']} shape(s) of message",
             ["submissions", "failing tests", "message (shape)", "one example"],
-            [[f["submissions"], f["count"], Markup(f"<code>{e(f['shape'])}</code>"),
-              Markup(f"<pre>{e(f['example'])}</pre>")] for f in c["failures"]],
+            [[f["submissions"], f["count"], Markup(f"<code>{escaped(f['shape'])}</code>"),
+              Markup(f"<pre>{escaped(f['example'])}</pre>")] for f in c["failures"]],
             numeric=(0, 1)))
     parts.append("<h2>Performance pairs</h2>")
     if not data["perf"]:

@@ -21,7 +21,7 @@ import pathlib
 from wbcore import course as wbex
 from . import report as gr
 from . import submission as gsub
-from .classreport import Markup, e, html_page, html_table
+from .classreport import Markup, escaped, html_page, html_table
 
 SIMILARITY_HTML = "similarity.html"
 SIMILARITY_JSON = "similarity.json"
@@ -131,13 +131,13 @@ def read_class(folder, out_dir, names):
     return files, skipped
 
 
-def _references(e_):
+def _references(exercise):
     """[(what, text)]: the reference solution and the section's worked
     examples other than the exercise itself."""
     found = []
-    for label, path in [("the reference solution", e_.solution_file())] + [
+    for label, path in [("the reference solution", exercise.solution_file())] + [
             (f"the worked example {w.key}", w.starter_file()) for w in wbex.exercises()
-            if w.section == e_.section and w.worked_example and w.key != e_.key]:
+            if w.section == exercise.section and w.worked_example and w.key != exercise.key]:
         try:
             found.append((label, path.read_text(encoding="utf-8", errors="replace")))
         except OSError:
@@ -208,15 +208,15 @@ def marked(text, spans):
         start = max(start, at)
         if end <= start:
             continue
-        out.append(e(text[at:start]) + "<mark>" + e(text[start:end]) + "</mark>")
+        out.append(escaped(text[at:start]) + "<mark>" + escaped(text[start:end]) + "</mark>")
         at = end
-    out.append(e(text[at:]))
+    out.append(escaped(text[at:]))
     return "".join(out)
 
 
 def similarity_html(data):
-    parts = [f"<h1>{e(data['title'])}</h1>", f'<p class="note"><strong>{e(data["note"])}'
-             "</strong></p>",
+    parts = [f"<h1>{escaped(data['title'])}</h1>",
+             f'<p class="note"><strong>{escaped(data["note"])}</strong></p>',
              f"<p>{data['submissions']} submission(s) compared, exercise by exercise, with "
              "copydetect (winnowing over tokens, names replaced by one placeholder); the "
              "pristine starter's code does not count, nor does code of the reference solution "
@@ -234,8 +234,8 @@ def similarity_html(data):
             [[i + 1, p["exercise"], p["a"], p["b"], f"{p['similarity']:.2f}", p["shared_chars"]]
              for i, p in enumerate(data["pairs"])], numeric=(0, 4, 5)))
     for i, p in enumerate(data["pairs"]):
-        parts.append(f"<h3>{i + 1}. {e(p['exercise'])}: {e(p['a'])} and {e(p['b'])} "
-                     f"({p['similarity']:.2f})</h3>")
+        parts.append(f"<h3>{i + 1}. {escaped(p['exercise'])}: {escaped(p['a'])} and "
+                     f"{escaped(p['b'])} ({p['similarity']:.2f})</h3>")
         parts.append(html_table(
             f"Matching spans of {p['exercise']}, side by side",
             [f"{p['a']} ({p['similarity_a']:.2f} of its own code)",
