@@ -113,7 +113,7 @@ def stable(text):
     return re.sub(r'this report took [0-9.]+ s|"report_seconds": [0-9.]+', "", text)
 
 
-def check_report_again(out, check, args):
+def check_report_again(out, check):
     before = {n: stable((out / n).read_text()) for n in (gcr.REPORT_HTML, gcr.REPORT_JSON,
                                                         gsim.SIMILARITY_HTML,
                                                         gsim.SIMILARITY_JSON)}
@@ -222,7 +222,7 @@ def main():
         if not check.failures:
             check_similarity(out, check)
             check_class_page(out, check)
-            check_report_again(out, check, args)
+            check_report_again(out, check)
         if args.keep:
             shutil.rmtree(args.keep, ignore_errors=True)
             shutil.copytree(out, args.keep)
