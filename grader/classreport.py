@@ -402,7 +402,8 @@ def charts(data):
         ax.set_xlabel("% of submissions")
         ax.set_title(title)
         found["exercises"] = (title, svg_figure(fig, "exercises", title))
-    for i, pair in enumerate(p for p in data["perf"] if p["ratios"] or p["reference"]["ratio"]):
+    measured = [p for p in data["perf"] if p["ratios"] or p["reference"]["ratio"] is not None]
+    for i, pair in enumerate(measured):
         title = f"{pair['section']}: {pair['test']}, measured ratios"
         fig, ax = plt.subplots(figsize=(7, 1.9))
         ratios = [r["ratio"] for r in pair["ratios"]]
@@ -537,11 +538,17 @@ def class_html(data, found):
               Markup(f"<pre>{escaped(f['example'])}</pre>")] for f in c["failures"]],
             numeric=(0, 1)))
     parts.append("<h2>Performance pairs</h2>")
+    measured = [p for p in data["perf"] if p["ratios"] or p["reference"]["ratio"] is not None]
+    unmeasured = len(data["perf"]) - len(measured)
     if not data["perf"]:
         parts.append("<p>No performance test in these results.</p>")
-    for i, pair in enumerate(p for p in data["perf"] if p["ratios"] or p["reference"]["ratio"]):
+    elif not measured:
+        parts.append(f"<p>None of the {len(data['perf'])} performance tests measured a ratio "
+                     "(they did not run: graded without a GPU, or they failed before timing)."
+                     "</p>")
+    for i, _ in enumerate(measured):
         parts.append(figure(found, f"perf{i}"))
-    if data["perf"]:
+    if measured:
         parts.append(html_table(
             "Measured ratios of the class against the limit, and the references' ratio",
             ["section", "test", "limit", "measured", "median", "lowest", "highest",
@@ -551,7 +558,10 @@ def class_html(data, found):
               p["summary"]["count"], _points(p["summary"]["median"]),
               _points(p["summary"]["min"]), _points(p["summary"]["max"]), p["not_measured"],
               _points(p["reference"]["ratio"]), p["reference"]["source"]]
-             for p in data["perf"]], numeric=(3, 4, 5, 6, 7, 8)))
+             for p in measured], numeric=(3, 4, 5, 6, 7, 8)))
+        if unmeasured:
+            parts.append(f"<p>{unmeasured} more performance test(s) measured no ratio in any "
+                         "submission.</p>")
     parts.append("<h2>Not built, refused, timed out</h2>")
     parts.append(html_table("Submissions not graded (all) from their own code, with the reason",
                             ["submission", "status", "reason"],

@@ -216,6 +216,19 @@ class ClassDataTest(unittest.TestCase):
         self.assertEqual(pair["reference"]["ratio"], 3.0)
         self.assertIn("ann", pair["reference"]["source"])
 
+    def test_perf_without_a_gpu_is_one_sentence(self):
+        grade = make_grade("ben")
+        for r in grade.results:
+            for t in r.tests:
+                if "perf" in t.labels:
+                    t.result, t.output, t.reason = gs.NOT_RUN, "", "no GPU here"
+        names = write_class(self.out, [grade])
+        data = gcr.class_data(self.out, names)
+        self.assertEqual(data["perf"][0]["not_measured"], 1)
+        page = gcr.class_html(data, {})
+        self.assertIn("None of the 1 performance tests measured a ratio", page)
+        self.assertNotIn("Measured ratios of the class", page)
+
     def test_no_reference_in_the_batch_says_so(self):
         names = write_class(self.out, [make_grade("ben", ratio=1.7)])
         (pair,) = gcr.class_data(self.out, names)["perf"]
