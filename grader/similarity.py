@@ -115,7 +115,8 @@ def read_class(folder, out_dir, names):
     all_exercises = wbex.exercises()
     if folder is None:
         return files, [{"submission": "(all)", "reason": "the submissions' folder is unknown "
-                        "(no batch.json or slurm.json names it): give it with --batch FOLDER"}]
+                        "(batch.json and slurm.json name none, or one that is gone): give it "
+                        "with --batch FOLDER"}]
     by_name = dict(grun.batch_entries(folder, out_dir))
     for name in names:
         path = by_name.get(name)
