@@ -477,6 +477,13 @@ def _points(value):
     return "" if value is None else f"{value:g}"
 
 
+def _average(value):
+    """A mean or a median on the page: two decimals are enough to read
+    (class-report.json keeps four); scores themselves are shown as the
+    gradebook shows them (_points)."""
+    return "" if value is None else f"{round(value, 2):g}"
+
+
 def _percent(share):
     return "" if share is None else f"{100 * share:.0f}%"
 
@@ -488,8 +495,8 @@ def class_html(data, found):
     parts.append(
         f"<p>{len(data['submissions'])} submission(s) graded"
         + (f", {len(data['not_graded'])} not graded" if data["not_graded"] else "")
-        + (f"; total of {data['max_score']:g} points: mean {_points(t['mean'])}, median "
-           f"{_points(t['median'])}, lowest {_points(t['min'])}, highest {_points(t['max'])}"
+        + (f"; total of {data['max_score']:g} points: mean {_average(t['mean'])}, median "
+           f"{_average(t['median'])}, lowest {_points(t['min'])}, highest {_points(t['max'])}"
            if t["count"] else "") + ". The numbers are those of gradebook.csv; "
         "class-report.json holds them all.</p>")
     parts.append("<h2>Scores</h2>")
@@ -506,7 +513,7 @@ def class_html(data, found):
     parts.append(figure(found, "sections"))
     parts.append(html_table(
         "Section scores", ["section", "book", "of", "mean", "median", "lowest", "highest"],
-        [[s["section"], s["book"], _points(s["worth"]), _points(s["mean"]), _points(s["median"]),
+        [[s["section"], s["book"], _points(s["worth"]), _average(s["mean"]), _average(s["median"]),
           _points(s["min"]), _points(s["max"])] for s in data["sections"]],
         numeric=(2, 3, 4, 5, 6)))
     parts.append("<h2>Exercises and checks</h2>")
@@ -516,7 +523,7 @@ def class_html(data, found):
         for c in ex["checks"]:
             rows.append([ex["owner"], c["title"], _points(c["max"]),
                          f"{c['earned']} ({_percent(c['share'])})", c["missed"], c["not_run"],
-                         _points(c["mean_points"])])
+                         _average(c["mean_points"])])
     parts.append(html_table(
         "Per check: how many submissions earned its points (not run: no GPU, or no "
         "permission for Nsight Compute)",
@@ -555,7 +562,7 @@ def class_html(data, found):
              "not measured", "reference ratio", "where the reference comes from"],
             [[p["section"], p["test"],
               f"{p['need']} {p['limit']:g}x" if p["limit"] is not None else "",
-              p["summary"]["count"], _points(p["summary"]["median"]),
+              p["summary"]["count"], _average(p["summary"]["median"]),
               _points(p["summary"]["min"]), _points(p["summary"]["max"]), p["not_measured"],
               _points(p["reference"]["ratio"]), p["reference"]["source"]]
              for p in measured], numeric=(3, 4, 5, 6, 7, 8)))
