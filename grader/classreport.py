@@ -431,7 +431,7 @@ th{background:#eef2f7}td.n{text-align:right;font-variant-numeric:tabular-nums}
 code,pre{font-size:.85rem;overflow-wrap:anywhere}pre{white-space:pre-wrap;margin:0}
 figure{margin:1rem 0}
 svg{max-width:100%;height:auto}.note{background:#fff8dc;border:1px solid #d9c77a;padding:.5rem}
-mark{background:#ffe08a}"""
+mark{background:#ffe08a}div.table{overflow-x:auto}"""
 
 
 def escaped(value):
@@ -449,7 +449,8 @@ def html_page(title, body):
 def html_table(caption, headers, rows, numeric=()):
     """A table with a caption and column headers; cells are escaped here,
     except those given as Markup (already-built HTML)."""
-    out = [f"<table>\n<caption>{escaped(caption)}</caption>\n<thead><tr>"
+    # In a scrolling box of its own: a wide table scrolls, not the page.
+    out = [f'<div class="table">\n<table>\n<caption>{escaped(caption)}</caption>\n<thead><tr>'
            + "".join(f'<th scope="col">{escaped(h)}</th>' for h in headers)
            + "</tr></thead>\n<tbody>"]
     for row in rows:
@@ -458,7 +459,7 @@ def html_table(caption, headers, rows, numeric=()):
             text = cell if isinstance(cell, Markup) else escaped(cell)
             cells.append(f'<td class="n">{text}</td>' if i in numeric else f"<td>{text}</td>")
         out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append("</tbody>\n</table>")
+    out.append("</tbody>\n</table>\n</div>")
     return "\n".join(out)
 
 
