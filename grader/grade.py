@@ -11,6 +11,7 @@ import os
 import pathlib
 import signal
 import sys
+import traceback
 
 if sys.version_info < (3, 11):
     sys.exit("workbook grade needs Python 3.11 or newer (it reads grader/points.toml with "
@@ -21,9 +22,11 @@ sys.path.insert(0, str(ROOT))
 
 from wbcore import build as wbbuild  # noqa: E402
 from grader import build as gb  # noqa: E402
+from grader import classreport as gcr  # noqa: E402
 from grader import points as gp  # noqa: E402
 from grader import report as gr  # noqa: E402
 from grader import run as grun  # noqa: E402
+from grader import similarity as gsim  # noqa: E402
 from grader import slurm as gslurm  # noqa: E402
 from grader import submission as gsub  # noqa: E402
 
@@ -40,7 +43,7 @@ def parse_args(argv):
               "       %(prog)s --batch FOLDER --out OUTDIR [--jobs N] [--regrade] [options]\n"
               "       %(prog)s --batch FOLDER --out OUTDIR --slurm [--group N] [--dry-run] "
               "[-- SBATCH OPTIONS]\n"
-              "       %(prog)s --check-points",
+              "       %(prog)s --report OUTDIR | --check-points",
         epilog="The student's code is compiled and run: grade in a container or a VM you\n"
                "can throw away.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -54,6 +57,12 @@ def parse_args(argv):
                     help="batch: submissions graded at once (default 1)")
     ap.add_argument("--regrade", action="store_true",
                     help="batch: grade again submissions that already have a results.json")
+    ap.add_argument("--report", type=pathlib.Path, metavar="OUTDIR",
+                    help="write the class report and the similarity report of the class "
+                         "graded in OUTDIR (a batch writes them itself)")
+    ap.add_argument("--similarity-threshold", type=float, metavar="T",
+                    help="list pairs whose shared code is at least this share of one file "
+                         f"(0-1, default {gsim.DEFAULT_THRESHOLD:g})")
     ap.add_argument("--points", type=pathlib.Path, default=gp.POINTS_FILE,
                     help="the points file (default grader/points.toml)")
     ap.add_argument("--check-points", action="store_true",
@@ -109,7 +118,13 @@ def parse_args(argv):
         trailing = []
     args = ap.parse_args(argv)
     args.sbatch_opt += trailing
+    if args.similarity_threshold is not None and not 0 < args.similarity_threshold <= 1:
+        ap.error("--similarity-threshold must be above 0 and at most 1")
     if args.check_points or args.slurm_status or args.slurm_task or args.slurm_merge:
+        return args
+    if args.report is not None:
+        if args.submission is not None or args.slurm:
+            ap.error("--report OUTDIR takes no SUBMISSION and no --slurm")
         return args
     if (args.sbatch_opt or args.dry_run or args.group != 1 or args.array_limit) \
             and not args.slurm:
@@ -144,6 +159,22 @@ def grading_argv(args):
             f"--suite-timeout={args.suite_timeout:g}"]
     argv += ["--no-cache"] * args.no_cache + ["--no-gpu"] * args.no_gpu
     return argv + [f"--cmake-arg={a}" for a in args.cmake_arg]
+
+
+def class_reports(out, folder, threshold, after_batch=True):
+    """The class and similarity reports of OUT. After a batch, nothing may
+    fail it: a missing package or a report error is said and the gradebook
+    stands (exit 0). With --report alone, either is the command's failure."""
+    try:
+        gcr.write_reports(out, folder, threshold)
+        return 0
+    except gcr.MissingPackages as err:
+        print(f"{'class report skipped: ' if after_batch else 'workbook grade: '}{err}",
+              file=sys.stderr)
+    except Exception:  # a report bug must not lose a graded batch
+        print("workbook grade: the class report failed (gradebook.csv and the results are "
+              "complete):\n" + traceback.format_exc(), file=sys.stderr)
+    return 0 if after_batch else 2
 
 
 def make_grader(args, points, jobs, cpus=None):
@@ -184,7 +215,17 @@ def main(argv):
         count = gslurm.merge(args.slurm_merge)
         print(f"gradebook: {args.slurm_merge / gr.GRADEBOOK} ({count} graded)")
         gslurm.status(args.slurm_merge)
-        return 0
+        return class_reports(args.slurm_merge, None, args.similarity_threshold)
+    if args.report is not None:
+        if not args.report.is_dir():
+            print(f"workbook grade: no such folder: {args.report}", file=sys.stderr)
+            return 2
+        if args.batch is not None and not args.batch.is_dir():
+            print(f"workbook grade: --batch needs a folder of submissions; {args.batch} is not "
+                  "one", file=sys.stderr)
+            return 2
+        return class_reports(args.report, args.batch, args.similarity_threshold,
+                             after_batch=False)
     if args.slurm_task:
         # Slurm stops a task (scancel, time limit, preemption) with SIGTERM:
         # made a KeyboardInterrupt, so the builds and tests are stopped and
@@ -214,13 +255,19 @@ def main(argv):
         return 2
     if args.slurm:
         # The submitting host needs no CUDA: the tasks check their tools.
+        report_argv = ([f"--similarity-threshold={args.similarity_threshold:g}"]
+                       if args.similarity_threshold is not None else [])
         try:
-            gslurm.submit(source, args.out, grading_argv(args), args.sbatch_opt, group=args.group,
-                          regrade=args.regrade, dry_run=args.dry_run, gpu=not args.no_gpu,
-                          array_limit=args.array_limit)
+            record = gslurm.submit(source, args.out, grading_argv(args), args.sbatch_opt,
+                                   group=args.group, regrade=args.regrade, dry_run=args.dry_run,
+                                   gpu=not args.no_gpu, array_limit=args.array_limit,
+                                   report_argv=report_argv)
         except gslurm.SlurmError as err:
             print(f"workbook grade: {err}", file=sys.stderr)
             return 1
+        if record is None and not args.dry_run:
+            # Nothing left to grade: the gradebook was merged here, so are the reports.
+            return class_reports(args.out, source.resolve(), args.similarity_threshold)
         return 0
     try:
         wbbuild.require_tools()
@@ -233,7 +280,7 @@ def main(argv):
             out = args.out.resolve()
             graded = grun.grade_batch(grader, source, out, args.jobs, args.regrade)
             print(f"graded {graded} submission(s); gradebook: {out / 'gradebook.csv'}")
-            return 0
+            return class_reports(out, source.resolve(), args.similarity_threshold)
         name = gsub.submission_name(source)
         out = (args.out or DEFAULT_RESULTS / name).resolve()
         print(f"grading {source} ...", flush=True)

@@ -12,6 +12,7 @@ import json
 import math
 import os
 import pathlib
+import re
 import tempfile
 import xml.etree.ElementTree as ET
 
@@ -23,11 +24,18 @@ RESULTS = "results.json"
 JUNIT = "junit.xml"
 SUMMARY = "summary.txt"
 GRADEBOOK = "gradebook.csv"
+BATCH_RECORD = "batch.json"    # the batch's folder and each run's wall-clock time
 OUTPUT_FORMATS = ("text", "html", "simple_format", "md", "ansi")
 MAX_OUTPUT_CHARS = 8000        # per check in results.json and the JUnit report
 FAILURES_SHOWN = 3             # failing tests detailed per check in summary.txt
 # GoogleTest's lines that say nothing about a failure.
 GTEST_CHATTER = ("[", "Running main() from", "Note: Google Test filter", "Note: Randomizing")
+FAILURE_LINES_RECORDED = 4     # lines of each failing test kept in extra_data["failures"]
+# The one line every performance test prints (tests/harness/include/wb/perf_ratio.h):
+# "slow 0.1230 ms / fast 0.0870 ms = 1.41x (need >= 1.15x)".
+PERF_LINE_RE = re.compile(r"^(?P<slow>\S+) (?P<slow_ms>[0-9.eE+-]+) ms / (?P<fast>\S+) "
+                          r"(?P<fast_ms>[0-9.eE+-]+) ms = (?P<ratio>[0-9.eE+-]+)x "
+                          r"\(need (?P<need>>=|<=) (?P<limit>[0-9.eE+-]+)x\)", re.M)
 
 
 # mkstemp creates files only their owner may read; outputs get the usual
@@ -115,6 +123,39 @@ def visibility(result):
     return HIDDEN_VISIBILITY if result.check.hidden else "visible"
 
 
+def perf_measurement(t):
+    """What a performance test measured, from the line it prints: {test,
+    section, result, reused, ratio, need ('>=' or '<='), limit, slow, fast,
+    slow_ms, fast_ms}; ratio and the rest are None when the test printed no
+    such line (not run, or it failed before timing)."""
+    found = PERF_LINE_RE.search(t.output or "")
+    record = {"test": t.short_name, "result": t.result, "reused": t.reused,
+              "ratio": None, "need": None, "limit": None,
+              "slow": None, "fast": None, "slow_ms": None, "fast_ms": None}
+    if found:
+        try:
+            numbers = {k: float(found.group(k)) for k in ("ratio", "limit", "slow_ms", "fast_ms")}
+        except ValueError:
+            return record
+        if all(math.isfinite(v) for v in numbers.values()):
+            record.update(numbers, need=found.group("need"), slow=found.group("slow"),
+                          fast=found.group("fast"))
+    return record
+
+
+def failure_record(result):
+    """The failing tests of one check as the class report groups them:
+    [{test, reason, lines}], lines the first lines of its failure; a check
+    not graded from the student's file (a compile error) is one entry with
+    the first lines of why."""
+    if result.state == gs.STATE_NOT_GRADED:
+        lines = [line for line in result.message.splitlines() if line.strip()]
+        return [{"test": "", "reason": "", "lines": lines[:FAILURE_LINES_RECORDED]}]
+    return [{"test": t.short_name, "reason": t.reason,
+             "lines": failure_lines(t.output, FAILURE_LINES_RECORDED)}
+            for t in result.tests if t.result == gs.FAILED]
+
+
 def results_document(grade, split):
     """The Gradescope results.json of a grade, as a dict."""
     tests = []
@@ -150,6 +191,15 @@ def results_document(grade, split):
             "points_warnings": grade.warnings,
             "tests_total": grade.tests_total,
             "tests_reused": grade.tests_reused,
+            # For the class report (grader/classreport.py): what the
+            # performance tests measured, the failures in a form to group,
+            # and the exercise files equal to the reference solutions.
+            "perf": [dict(perf_measurement(t), section=r.check.section)
+                     for r in grade.results for t in r.tests if "perf" in t.labels],
+            "failures": {r.name: failure_record(r) for r in grade.results
+                         if r.score < r.max_score and r.state in (gs.STATE_FAILED,
+                                                                  gs.STATE_NOT_GRADED)},
+            "reference_files": sorted(grade.reference_files),
         },
     }
 
@@ -373,3 +423,30 @@ def gradebook_text(rows, sections):
                         + [f"{per[s]['score']:g}" if s in per else "" for s in sections]
                         + [extra.get("status", "?"), extra.get("reason", "")])
     return buffer.getvalue()
+
+
+def record_batch_run(out_dir, folder, started, seconds, graded, jobs, interrupted=False):
+    """Add one run of `workbook grade --batch` to OUT/batch.json: the
+    submissions' folder (where the similarity report reads the exercise
+    files) and the run's start, wall-clock seconds and submissions graded
+    (the class report's "time the batch took")."""
+    record = load_batch_record(out_dir)
+    record["folder"] = str(pathlib.Path(folder).resolve())
+    record["runs"].append({"started": started, "seconds": round(seconds, 1), "graded": graded,
+                           "jobs": jobs, "interrupted": interrupted})
+    atomic_write(pathlib.Path(out_dir) / BATCH_RECORD, json.dumps(record, indent=2) + "\n")
+
+
+def load_batch_record(out_dir):
+    """OUT/batch.json as {folder, runs}; empty when absent or unreadable."""
+    try:
+        record = json.loads((pathlib.Path(out_dir) / BATCH_RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        record = None
+    if not isinstance(record, dict):
+        record = {}
+    runs = record.get("runs")
+    record["runs"] = [r for r in runs if isinstance(r, dict)] if isinstance(runs, list) else []
+    if not isinstance(record.get("folder"), str):
+        record["folder"] = None
+    return record

@@ -167,7 +167,8 @@ class Grader:
         status, reason = self._status(problems, outcomes, run.timed_out)
         return gs.Grade(name, status, reason, results, notes, gpu_missing, 0.0, ungraded,
                         warnings + run.warnings, len(outcomes),
-                        sum(1 for t in outcomes if t.reused))
+                        sum(1 for t in outcomes if t.reused),
+                        reference_files(submission, self.all_exercises))
 
     def _outcomes(self, inventory, slot):
         """(an outcome per listed test, the gb.TestRun of those that ran): the
@@ -308,6 +309,21 @@ class Grader:
         return status, "; ".join(reasons)
 
 
+def reference_files(submission, all_exercises):
+    """The exercise keys whose submitted file is the reference solution,
+    byte for byte: such a submission's performance ratios are the
+    references' (the class report shows them beside the class's)."""
+    found = []
+    for e in all_exercises:
+        data = submission.contents.get(e.key)
+        try:
+            if data is not None and data == e.solution_file().read_bytes():
+                found.append(e.key)
+        except OSError:
+            pass
+    return found
+
+
 def write_error_log(grade, out_dir):
     """A grader bug's traceback, for the instructor (never in the student's files)."""
     traces = [w for w in grade.warnings if w.startswith("Traceback")]
@@ -370,6 +386,8 @@ def grade_batch(grader, folder, out_dir, jobs=1, regrade=False, log=print):
     skipping those already graded (unless regrade). The gradebook is
     rewritten after each submission. Returns the number graded now."""
     out_dir = pathlib.Path(out_dir)
+    started_wall = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    started = time.monotonic()
     entries = batch_entries(folder, out_dir)
     todo = [(n, p) for n, p in entries if regrade or finished(out_dir, n) is None]
     if len(todo) < len(entries):
@@ -431,6 +449,8 @@ def grade_batch(grader, folder, out_dir, jobs=1, regrade=False, log=print):
         write_gradebook(out_dir, entries)
         for slot in slots:
             slot.release()
+        gr.record_batch_run(out_dir, folder, started_wall, time.monotonic() - started, done,
+                            jobs, interrupted)
     if interrupted:
         raise gb.Interrupted()
     return done

@@ -208,6 +208,8 @@ class Grade:
     warnings: list = dataclasses.field(default_factory=list)   # for the instructor
     tests_total: int = 0          # tests of the submission's suite
     tests_reused: int = 0         # of them, outcomes reused from identical earlier runs
+    reference_files: list = dataclasses.field(default_factory=list)  # exercise keys whose
+    # file is the reference solution, byte for byte (the class report's reference ratios)
 
     @property
     def score(self):

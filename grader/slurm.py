@@ -135,9 +135,10 @@ def array_script(plan_path, tasks, out, round_no, gpu, python, root, array_limit
     return "\n".join(lines)
 
 
-def merge_script(out, round_no, python, root):
-    """The merge job's script: gradebook.csv from every results.json, and
-    what failed; submitted with --dependency=afterany:<array id>."""
+def merge_script(out, round_no, python, root, report_argv=()):
+    """The merge job's script: gradebook.csv from every results.json, what
+    failed, and the class and similarity reports (report_argv: their
+    options); submitted with --dependency=afterany:<array id>."""
     logs = state_dir(out) / "logs"
     lines = ["#!/bin/bash",
              f"#SBATCH --job-name={JOB_NAME}-merge",
@@ -145,7 +146,7 @@ def merge_script(out, round_no, python, root):
              "#SBATCH --ntasks=1",
              "# Written by ./workbook grade --slurm (grader/slurm.py).",
              "set -u",
-             "exec " + _grade_command(python, root, "--slurm-merge", out), ""]
+             "exec " + _grade_command(python, root, "--slurm-merge", out, *report_argv), ""]
     return "\n".join(lines)
 
 
@@ -187,7 +188,8 @@ def active_jobs(record):
 
 
 def submit(folder, out, grade_argv, sbatch_options, group=1, regrade=False, dry_run=False,
-           gpu=True, array_limit=None, python=sys.executable, root=None, log=print):
+           gpu=True, array_limit=None, python=sys.executable, root=None, log=print,
+           report_argv=()):
     """Plan, write and (unless dry_run) submit one round. Returns the round's
     record, or None when nothing is left to grade."""
     root = pathlib.Path(root or pathlib.Path(__file__).resolve().parents[1])
@@ -219,7 +221,7 @@ def submit(folder, out, grade_argv, sbatch_options, group=1, regrade=False, dry_
     merge_path = folder_s / f"merge-{round_no}.sh"
     scripts = {array_path: array_script(plan_path, len(plan["tasks"]), out.resolve(), round_no,
                                         gpu, python, root, array_limit),
-               merge_path: merge_script(out.resolve(), round_no, python, root)}
+               merge_path: merge_script(out.resolve(), round_no, python, root, report_argv)}
     task_options, merge_options = split_options(sbatch_options)
     first, second = sbatch_commands(array_path, merge_path, task_options, merge_options)
     log(f"round {round_no}: {len(todo)} submission(s) in {len(plan['tasks'])} task(s)")

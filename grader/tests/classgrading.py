@@ -1,6 +1,8 @@
 """Shared by the scripts that grade a made-up class end to end
-(grade_end_to_end.py, grade_forgeries.py): running grader/grade.py on a folder
-of submissions, and collecting the checks that failed."""
+(grade_end_to_end.py, grade_forgeries.py, grade_class_report.py): running
+grader/grade.py on a folder of submissions, collecting the checks that
+failed, and reading the tables of a report page."""
+import html.parser
 import pathlib
 import subprocess
 import sys
@@ -37,3 +39,37 @@ def grade(submissions, out, args, *extra):
             print(line, end="", flush=True)
             lines.append(line)
     return proc.returncode, "".join(lines)
+
+
+class Tables(html.parser.HTMLParser):
+    """{caption: [rows of cell texts]} of a page's tables."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self._caption, self._row, self._cell = {}, None, None, None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self._caption = ""
+        elif tag == "caption":
+            self._cell = []
+        elif tag == "tr":
+            self._row = []
+        elif tag in ("td", "th"):
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag == "caption" and self._cell is not None:
+            self._caption = "".join(self._cell)
+            self.tables[self._caption] = []
+            self._cell = None
+        elif tag in ("td", "th") and self._cell is not None and self._row is not None:
+            self._row.append("".join(self._cell).strip())
+            self._cell = None
+        elif tag == "tr" and self._row is not None and self._caption is not None:
+            self.tables.setdefault(self._caption, []).append(self._row)
+            self._row = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)

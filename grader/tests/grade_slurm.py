@@ -23,6 +23,7 @@ with the reason. Shares --work with grade_end_to_end.py (the nested build).
 Exit 0 pass, 1 fail, 77 skipped.
 """
 import argparse
+import json
 import os
 import pathlib
 import shutil
@@ -40,6 +41,7 @@ if sys.version_info < (3, 11):
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
+from grader import classreport as gcr  # noqa: E402
 from grader import report as gr  # noqa: E402
 from grader import slurm as gslurm  # noqa: E402
 from classgrading import Checker, grade  # noqa: E402
@@ -180,6 +182,13 @@ def run(args, tmp, check):
     print("--- gradebook.csv through Slurm\n" + slurm_book, end="")
     check.expect(slurm_book == local_book,
                  f"the gradebooks differ; local:\n{local_book}")
+    if not gcr.missing_packages():
+        # The merge job draws the class report from the merged results.
+        report = json.loads((out / gcr.REPORT_JSON).read_text()) \
+            if (out / gcr.REPORT_JSON).exists() else {}
+        check.expect(len(report.get("submissions", [])) == len(CLASS),
+                     f"the last merge's class report lists {len(report.get('submissions', []))} "
+                     f"submissions, not {len(CLASS)}")
 
 
 def main():

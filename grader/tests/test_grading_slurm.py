@@ -109,6 +109,10 @@ class ScriptTest(SlurmTestCase):
         self.assertIn("#SBATCH --output=/o/slurm/logs/merge-1.log\n", text)
         self.assertIn("exec /usr/bin/python3 /repo/grader/grade.py --slurm-merge /o\n", text)
         self.assertNotIn("gres", text)
+        # The class report's options go to the merge, which writes the reports.
+        text = gslurm.merge_script(pathlib.Path("/o"), 1, "/usr/bin/python3",
+                                   pathlib.Path("/repo"), ["--similarity-threshold=0.7"])
+        self.assertIn("--slurm-merge /o --similarity-threshold=0.7\n", text)
 
     def test_dry_run_prints_and_submits_nothing(self):
         entry, said = self.submit(["--partition=gpu", "--gres=gpu:h200:1"], group=3, dry_run=True)
