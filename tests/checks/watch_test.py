@@ -39,6 +39,7 @@ class Watch(unittest.TestCase):
                 files[e.name].write_text("// TODO\n")
             calls = []
             checked = threading.Condition()
+            out = io.StringIO()
 
             def stand_in_check(name):
                 # Passes once the saved file says so, like a kernel that is right.
@@ -73,10 +74,15 @@ class Watch(unittest.TestCase):
                     wait_for(3)
                     save(following.name, "// a first try\n")
                     wait_for(4)
+                    # Ctrl-C once watch is waiting again, after its account
+                    # of the fourth check.
+                    waiting = f"watching starter/ for your next save of {following.name}"
+                    deadline = time.monotonic() + 20
+                    while waiting not in out.getvalue() and time.monotonic() < deadline:
+                        time.sleep(0.01)
                 finally:
                     _thread.interrupt_main()          # Ctrl-C
 
-            out = io.StringIO()
             thread = threading.Thread(target=editor)
             thread.start()
             with contextlib.redirect_stdout(out):
