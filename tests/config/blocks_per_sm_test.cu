@@ -11,6 +11,7 @@
 
 #include "config/config.cuh"
 #include "config_check.h"
+#include "config_test_kernels.h"
 #include "wb/isolated.h"
 #include "wb/isolated_gpu.h"
 
@@ -120,18 +121,10 @@ TEST(HostBlocksPerSmLimitedByShared, AgreesWithACountingModelOnEverySize) {
   }
 }
 
-// Dynamic shared memory is the only thing this kernel uses much of: 32
-// threads, a handful of registers.
-__global__ void sharedOnly(int* out) {
-  extern __shared__ int scratch[];
-  scratch[threadIdx.x] = static_cast<int>(threadIdx.x);
-  __syncthreads();
-  if (out != nullptr) out[threadIdx.x] = scratch[31 - threadIdx.x];
-}
-
 TEST(GpuBlocksPerSmLimitedByShared, MatchesTheOccupancyApi) {
   WB_EXPECT_ISOLATED_CHECK(checkIsolatedOnGpu([] {
-    const void* kernel = reinterpret_cast<const void*>(&sharedOnly);
+    // Dynamic shared memory is the only thing this kernel uses much of.
+    const void* kernel = test_kernels::sharedOnly();
     const SharedMemoryLimits l = check::deviceLimits();
     // Opted in to the most a block may have, so every size can be asked about.
     if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,

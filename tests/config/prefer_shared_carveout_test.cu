@@ -10,29 +10,16 @@
 
 #include "config/config.cuh"
 #include "config_check.h"
+#include "config_test_kernels.h"
 #include "wb/isolated.h"
 #include "wb/isolated_gpu.h"
 
 namespace wb::config {
 namespace {
 
-// Two identical kernels using dynamic shared memory: one configured by the
-// exercise, the twin by the test. They only touch shared memory.
-__global__ void carveoutKernel(int* out) {
-  extern __shared__ int scratch[];
-  scratch[threadIdx.x] = static_cast<int>(threadIdx.x);
-  __syncthreads();
-  if (out != nullptr) out[threadIdx.x] = scratch[blockDim.x - 1 - threadIdx.x];
-}
-__global__ void carveoutTwin(int* out) {
-  extern __shared__ int scratch[];
-  scratch[threadIdx.x] = static_cast<int>(threadIdx.x);
-  __syncthreads();
-  if (out != nullptr) out[threadIdx.x] = scratch[blockDim.x - 1 - threadIdx.x];
-}
-
-const void* kernel() { return reinterpret_cast<const void*>(&carveoutKernel); }
-const void* twin() { return reinterpret_cast<const void*>(&carveoutTwin); }
+// The kernel the exercise configures, and its twin the test configures.
+const void* kernel() { return test_kernels::carveoutKernel(); }
+const void* twin() { return test_kernels::carveoutTwin(); }
 
 // 8 KB per block of 32 threads: shared memory is what limits these blocks,
 // and a quarter of the SM's shared memory holds fewer of them than all of it
