@@ -22,6 +22,15 @@ class Checker:
             print(f"FAIL: {message}")
         return condition
 
+    def exit_status(self, passed):
+        """The script's exit status, after printing the count of failed
+        checks, or `passed` when there were none."""
+        if self.failures:
+            print(f"{len(self.failures)} check(s) failed")
+            return 1
+        print(passed)
+        return 0
+
 
 def grade(submissions, out, args, *extra):
     """./workbook grade --batch SUBMISSIONS --out OUT with the script's

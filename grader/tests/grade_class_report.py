@@ -228,11 +228,7 @@ def main():
             shutil.copytree(out, args.keep)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if check.failures:
-        print(f"{len(check.failures)} check(s) failed")
-        return 1
-    print("class report: all checks passed")
-    return 0
+    return check.exit_status("class report: all checks passed")
 
 
 if __name__ == "__main__":

@@ -172,11 +172,7 @@ def main():
             print(f"outputs kept in {tmp}")
         else:
             shutil.rmtree(tmp, ignore_errors=True)
-    if check.failures:
-        print(f"{len(check.failures)} check(s) failed")
-        return 1
-    print("grading end-to-end: all checks passed")
-    return 0
+    return check.exit_status("grading end-to-end: all checks passed")
 
 
 if __name__ == "__main__":

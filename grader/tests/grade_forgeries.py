@@ -214,12 +214,8 @@ def main():
     finally:
         if args.out is None:
             shutil.rmtree(tmp, ignore_errors=True)
-    if check.failures:
-        print(f"{len(check.failures)} check(s) failed")
-        return 1
-    print(f"forgeries: all checks passed ({len(found)} forgeries, "
-          f"{'with' if gpu_used else 'without'} the GPU checks)")
-    return 0
+    return check.exit_status(f"forgeries: all checks passed ({len(found)} forgeries, "
+                             f"{'with' if gpu_used else 'without'} the GPU checks)")
 
 
 if __name__ == "__main__":

@@ -243,11 +243,7 @@ def main():
         stop_cluster()
         if not args.keep:
             shutil.rmtree(tmp, ignore_errors=True)
-    if check.failures:
-        print(f"{len(check.failures)} check(s) failed")
-        return 1
-    print("grading through Slurm: ok")
-    return 0
+    return check.exit_status("grading through Slurm: ok")
 
 
 if __name__ == "__main__":
