@@ -18,6 +18,7 @@ import pathlib
 import sys
 
 from wbcore import course as wbex
+from wbcore import files as wbfiles
 
 STATE_ENV = "WB_HINT_STATE"
 STATE_FILE = ".workbook-hints.json"
@@ -43,9 +44,7 @@ def load_state(path):
 def save_state(path, state):
     path = pathlib.Path(path)
     try:
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(state, indent=1, sort_keys=True) + "\n")
-        tmp.replace(path)
+        wbfiles.atomic_write(path, json.dumps(state, indent=1, sort_keys=True) + "\n")
     except OSError as err:
         print(f"workbook: could not record the hint step in {path}: {err.strerror}",
               file=sys.stderr)

@@ -25,6 +25,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from wbcore import course as wbex  # noqa: E402
+from wbcore import files as wbfiles  # noqa: E402
 
 RECORD = pathlib.PurePosixPath("student") / "pristine_starter.json"
 FORMAT = 1
@@ -62,9 +63,7 @@ def build_record(root=wbex.ROOT):
 def write_record(root=wbex.ROOT):
     path = record_path(root)
     text = json.dumps(build_record(root), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-    temporary = path.with_suffix(".json.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(path)
+    wbfiles.atomic_write(path, text)
     return path
 
 

@@ -12,6 +12,7 @@ from wbcore import build as wbbuild
 from wbcore import course as wbex
 from wbcore import ctest_listing
 from wbcore import diagnosis as wbdiag
+from wbcore import files as wbfiles
 from wbcore import results as wbres
 from . import pristine as wbpristine
 from . import summary as wbsummary
@@ -98,11 +99,7 @@ def record_states(results, listed, path=None):
     per, _ = summarize(results, listed)
     states = load_states(path)
     states.update({key: state_of(counter) for key, counter in per.items() if key})
-    path = pathlib.Path(path or STATES)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(states, indent=1, sort_keys=True) + "\n")
-    tmp.replace(path)
+    wbfiles.atomic_write(path or STATES, json.dumps(states, indent=1, sort_keys=True) + "\n")
     return states
 
 
@@ -278,6 +275,16 @@ def known_mistakes(results, listed, build=BUILD):
     return lines
 
 
+def exercise_of(path):
+    """The exercise whose starter file `path` is (starter/<section>/<name>.cu), or None."""
+    if path.suffix != ".cu":
+        return None
+    try:
+        return wbex.find_exercise(f"{path.parent.name}/{path.stem}")
+    except LookupError:
+        return None
+
+
 def _starter_mtimes(root):
     """{path: modification time} of the files under root; an editor's
     half-written or vanished file is skipped this time round."""
@@ -340,18 +347,16 @@ def watch(name=None, interval=1.0, run_check=None, starter=None, states_path=Non
         while True:
             time.sleep(interval)
             now = _starter_mtimes(starter)
-            changed = sorted((p for p, m in now.items() if seen.get(p) != m),
-                             key=lambda p: now[p])
+            # Only exercise files count: an editor's swap and backup files
+            # (.swp, ~, .bak) change without the student saving anything.
+            saved = sorted(((p, exercise_of(p)) for p, m in now.items() if seen.get(p) != m),
+                           key=lambda pe: now[pe[0]])
+            saved = [(p, e) for p, e in saved if e is not None]
             seen = now
-            if not changed:
+            if not saved:
                 continue
             # The file saved last says which exercise is being worked on.
-            path = changed[-1]
-            try:
-                current = wbex.find_exercise(f"{path.parent.name}/{path.stem}")
-            except LookupError:
-                if current is None:
-                    continue
+            path, current = saved[-1]
             print(f"\n{path.parent.name}/{path.name} saved", flush=True)
             current = check_current()
     except KeyboardInterrupt:

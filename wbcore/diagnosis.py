@@ -31,6 +31,7 @@ import sys
 if __package__ in (None, ""):
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 from wbcore import course as wbex  # noqa: E402
+from wbcore import files as wbfiles  # noqa: E402
 
 ROOT = wbex.ROOT
 RECORDS = "mutants"           # the folder of records in a build folder
@@ -46,11 +47,8 @@ def record_path(build, mutant):
 def write_record(build, record):
     """Write one mutant's record (a dict with mutant, section, exercise,
     file, checked, failed, killed_by) into the build folder."""
-    path = record_path(build, record["mutant"])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
-    tmp.replace(path)
+    wbfiles.atomic_write(record_path(build, record["mutant"]),
+                         json.dumps(record, indent=1, sort_keys=True) + "\n")
 
 
 def load_records(build, shipped=SHIPPED):

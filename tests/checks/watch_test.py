@@ -40,6 +40,7 @@ class Watch(unittest.TestCase):
             calls = []
             checked = threading.Condition()
             out = io.StringIO()
+            checks_after_swap = []
 
             def stand_in_check(name):
                 # Passes once the saved file says so, like a kernel that is right.
@@ -68,6 +69,13 @@ class Watch(unittest.TestCase):
             def editor():
                 try:
                     wait_for(1)                       # the check at the start
+                    # An editor's swap file is not a save: no check.
+                    swap = starter / first.section / f".{first.name}.cu.swp"
+                    swap.write_text("swap")
+                    os.utime(swap, (stamp[0] + 5, stamp[0] + 5))
+                    time.sleep(0.3)                   # several polls
+                    with checked:
+                        checks_after_swap.append(len(calls))
                     save(first.name, "// still wrong\n")
                     wait_for(2)
                     save(first.name, "// solved\n")
@@ -91,6 +99,7 @@ class Watch(unittest.TestCase):
             thread.join()
         text = out.getvalue()
         self.assertEqual(rc, 0, text)
+        self.assertEqual(checks_after_swap, [1], "a swap file's change was taken for a save")
         self.assertEqual(calls, [first.name, first.name, first.name, following.name], text)
         self.assertIn(f"{first.section}/{files[first.name].name} saved", text)
         self.assertIn("progress: [", text)

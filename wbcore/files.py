@@ -1,0 +1,32 @@
+"""Writing a file so that a reader, or an interrupted writer, never sees half
+of it: the grader's results and gradebook, the mutants' diagnosis records,
+the student's progress, hint and pristine records."""
+import os
+import pathlib
+import tempfile
+
+# mkstemp creates files only their owner may read; outputs get the usual
+# permissions (read at import, while the process has one thread).
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)
+
+
+def atomic_write(path, text):
+    """Replace path with text (a temporary file in the same folder, then a
+    rename), never leaving a partial file behind; makes the folder if needed."""
+    path = pathlib.Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.fchmod(fd, 0o666 & ~_UMASK)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
