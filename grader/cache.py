@@ -30,10 +30,19 @@ so even a test that ran more than its labels suggest is reused only where
 all of it was the same. A GoogleTest test without a record is never stored.
 
 What is never read from or written to the cache: perf tests (timings are
-measured afresh for every submission), placeholder tests (an executable
-that could not be built or list its tests), outcomes that are not a plain
-pass or fail (not run, timed out, crashed, did not report), and, for
-writing, anything of a test run stopped at the suite timeout.
+measured afresh for every submission), with one exception below,
+placeholder tests (an executable that could not be built or list its
+tests), outcomes that are not a plain pass or fail (not run, timed out,
+crashed, did not report), and, for writing, anything of a test run stopped
+at the suite timeout.
+
+The exception: a perf test that failed while every exercise file it ran was
+the pristine starter (byte for byte, our own code, which no student chose).
+The starter's exercise kernels leave their output unwritten, so such a test
+fails on its result check whatever the timings, every time; running it
+again for each student who has not reached that section only costs the
+minutes of exclusive GPU that a class's grading spends mostly on perf
+tests. A perf pass is never stored, nor a failure that ran a student's file.
 
 One limit remains: a plain failure with a passing cause outside the code
 (the GPU out of memory while other submissions share it) is stored like any
@@ -167,17 +176,45 @@ def exercise_digests(staged, all_exercises):
     return digests
 
 
-def readable(labels):
-    """Whether a test's outcome may come from the cache at all."""
-    return (not any(label in UNCACHED_LABELS for label in labels)
-            and ctest_listing.PLACEHOLDER_LABEL not in labels)
+def readable(labels, digests=None, pristine=None, all_exercises=None):
+    """Whether a test's outcome may come from the cache at all: a perf test's
+    only where every exercise it may run (its dependencies) is the pristine
+    starter in this submission (`digests`), so a stored failure of the
+    pristine starter is all it can find."""
+    if ctest_listing.PLACEHOLDER_LABEL in labels:
+        return False
+    if not timed(labels):
+        return True
+    if digests is None or pristine is None:
+        return False
+    return all(digests.get(e.key) == pristine.get(e.key)
+               for e in dependencies(labels, all_exercises or wbex.exercises()))
 
 
-def cacheable(outcome):
-    """Whether an outcome may be stored: a plain pass or fail of a test that
-    may come from the cache (not run, timed out or crashed: never)."""
-    return (readable(outcome.labels) and outcome.result in (gs.PASSED, gs.FAILED)
-            and not outcome.reason)
+def timed(labels):
+    """Whether a test measures time (a perf test)."""
+    return any(label in UNCACHED_LABELS for label in labels)
+
+
+def pristine_digests(all_exercises=None, root=wbex.ROOT):
+    """{exercise key: digest} of the pristine starter files (exercise_digests
+    of a slot staged with no submission file)."""
+    all_exercises = wbex.exercises() if all_exercises is None else all_exercises
+    return {e.key: _sha256(e.starter_file(root).read_bytes()) for e in all_exercises}
+
+
+def cacheable(outcome, ran=None, pristine=None):
+    """Whether an outcome may be stored or reused: a plain pass or fail of a
+    test that may come from the cache (not run, timed out or crashed: never);
+    of a perf test, only a failure whose run ran nothing but pristine starter
+    files (`ran`: {exercise key: digest}; `pristine`: pristine_digests)."""
+    if not (ctest_listing.PLACEHOLDER_LABEL not in outcome.labels
+            and outcome.result in (gs.PASSED, gs.FAILED) and not outcome.reason):
+        return False
+    if not timed(outcome.labels):
+        return True
+    return (outcome.result == gs.FAILED and bool(ran) and pristine is not None
+            and all(pristine.get(k) == v for k, v in ran.items()))
 
 
 def test_key(name, labels, context_digest, digests, all_exercises):
@@ -216,8 +253,11 @@ def merge(inventory, cached, fresh):
 class OutcomeCache:
     """Test outcomes by key, one JSON file each under `folder`."""
 
-    def __init__(self, folder):
+    def __init__(self, folder, pristine=None):
         self.folder = pathlib.Path(folder)
+        # The pristine starter's digests: what a stored perf failure must
+        # have run (cacheable).
+        self.pristine = pristine_digests() if pristine is None else pristine
 
     def _path(self, key):
         return self.folder / key[:2] / f"{key}.json"
@@ -236,7 +276,7 @@ class OutcomeCache:
                        and tuple(doc["labels"]) == tuple(labels)
                        and isinstance(outcome.output, str) and isinstance(outcome.reason, str)
                        and math.isfinite(outcome.seconds) and outcome.seconds >= 0
-                       and cacheable(outcome) and isinstance(ran, dict)
+                       and isinstance(ran, dict) and cacheable(outcome, ran, self.pristine)
                        and all(digests.get(k) == v for k, v in ran.items()))
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return None
@@ -246,7 +286,7 @@ class OutcomeCache:
         """Store a cacheable outcome with the exercise files its run ran
         (ran_files); returns whether it was stored. A cache that cannot be
         written only costs time: the error is not raised."""
-        if not cacheable(outcome) or ran is None:
+        if ran is None or not cacheable(outcome, ran, self.pristine):
             return False
         doc = {"format": FORMAT, "test": outcome.name, "labels": list(outcome.labels),
                "result": outcome.result, "seconds": outcome.seconds, "output": outcome.output,

@@ -208,6 +208,10 @@ def slurm_task(plan_path, index):
 
 
 def main(argv):
+    # Progress lines reach a log file or a pipe as they are printed, not when
+    # a buffer fills (a batch runs for hours).
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(line_buffering=True)
     args = parse_args(argv)
     if args.slurm_status is not None:
         return 0 if gslurm.status(args.slurm_status) is not None else 2

@@ -97,6 +97,9 @@ class Grader:
         self.cache = gc.OutcomeCache(options.cache_dir) if options.cache else None
         self._cache_context = None
         self._context_lock = threading.Lock()
+        # Called with (submission name, what it is doing now) as grading goes
+        # on: a batch prints it, so hours of grading are never silent.
+        self.progress = lambda name, doing: None
 
     def grade(self, source, name, slot):
         started = time.monotonic()
@@ -151,6 +154,7 @@ class Grader:
             return self._failed(name, "error", "the grading build could not be configured (a "
                                 "problem of the grading machine, not of the submission): "
                                 + configured.output[-1500:], notes)
+        self.progress(name, "compiling its exercise files and building the tests")
         self._compile(slot, submission, problems)
         built, messages = self._build_everything(slot, submission, problems)
         if not built:
@@ -159,7 +163,7 @@ class Grader:
                                 "not of the submission): " + messages[-1500:], notes)
 
         inventory = gb.list_tests(slot, self.commands)
-        outcomes, run = self._outcomes(inventory, slot)
+        outcomes, run = self._outcomes(inventory, slot, name)
         gpu_missing = "" if options.gpu_present else options.gpu_note
         unavailable = gb.unavailable_tests(inventory, self.all_exercises)
         results, ungraded, warnings = gs.score(options.points, outcomes, problems, unavailable,
@@ -170,7 +174,7 @@ class Grader:
                         sum(1 for t in outcomes if t.reused),
                         reference_files(submission, self.all_exercises))
 
-    def _outcomes(self, inventory, slot):
+    def _outcomes(self, inventory, slot, submission=""):
         """(an outcome per listed test, the gb.TestRun of those that ran): the
         result cache's where it holds the test's key, else from CTest, which
         then runs only the tests that missed (none: no CTest at all). The
@@ -183,12 +187,15 @@ class Grader:
             found = self.cache.get(keys[name], name, labels, digests) if name in keys else None
             if found is not None:
                 cached[name] = found
-        missed = [(name, labels) for name, labels in inventory if name not in cached]
+        missed = [(test, labels) for test, labels in inventory if test not in cached]
+        self.progress(submission, f"{len(inventory)} tests: {len(cached)} reused from identical runs, "
+                      f"{len(missed)} to run" + (" (the timed ones alone on the GPU)"
+                                                  if missed and options.gpu_present else ""))
         run = gb.TestRun({}, "", False)
         if missed:
             run = gb.run_tests(slot, self.commands, options.gpu_present, options.test_jobs,
                                options.suite_timeout,
-                               only=[name for name, _ in missed] if cached else None,
+                               only=[test for test, _ in missed] if cached else None,
                                gpu_lock=self.gpu_lock)
         not_run = "" if options.gpu_present else f"no GPU here: {options.gpu_note}"
         fresh = gb.test_outcomes(missed, run.results, run.output, not_run,
@@ -215,7 +222,8 @@ class Grader:
                                                  options.cmake_args)
         digests = gc.exercise_digests(slot.staged, self.all_exercises)
         return ({name: gc.test_key(name, labels, self._cache_context, digests, self.all_exercises)
-                 for name, labels in inventory if gc.readable(labels)}, digests)
+                 for name, labels in inventory
+                 if gc.readable(labels, digests, self.cache.pristine, self.all_exercises)}, digests)
 
     def _compile(self, slot, submission, problems):
         """Each submitted exercise that does not compile scores 0 with the
@@ -386,6 +394,13 @@ def grade_batch(grader, folder, out_dir, jobs=1, regrade=False, log=print):
     skipping those already graded (unless regrade). The gradebook is
     rewritten after each submission. Returns the number graded now."""
     out_dir = pathlib.Path(out_dir)
+    # One line at a time: the workers' progress and the results interleave.
+    said = threading.Lock()
+    quiet_log = log
+
+    def log(line):
+        with said:
+            quiet_log(line)
     started_wall = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     started = time.monotonic()
     entries = batch_entries(folder, out_dir)
@@ -406,6 +421,7 @@ def grade_batch(grader, folder, out_dir, jobs=1, regrade=False, log=print):
             raise gb.Interrupted()
         with slot_lock:
             slot = free.pop()
+        grader.progress(name, "started")
         try:
             grade = grader.grade(path, name, slot)
         except (KeyboardInterrupt, gb.Interrupted):
@@ -420,6 +436,9 @@ def grade_batch(grader, folder, out_dir, jobs=1, regrade=False, log=print):
             write_gradebook(out_dir, entries)
         return grade
 
+    def progress(name, doing):
+        log(f"  [{time.monotonic() - started:6.0f} s] {name}: {doing}")
+    grader.progress = progress
     done = 0
     warned = set()
     futures = {}

@@ -72,9 +72,13 @@ class BatchTest(unittest.TestCase):
     def test_the_log_says_how_many_tests_were_reused(self):
         lines = []
         grun.grade_batch(FakeGrader(self.tmp / "work"), self.folder, self.out, log=lines.append)
-        self.assertEqual(lines[0], "[1/4] alice: 5 of 24 (ok)")
-        self.assertEqual(lines[1], "[2/4] bob: 5 of 24 (ok); 1 of 1 tests reused from earlier "
-                                   "identical runs")
+        graded = [line for line in lines if line.startswith("[")]
+        self.assertEqual(graded[0], "[1/4] alice: 5 of 24 (ok)")
+        self.assertEqual(graded[1], "[2/4] bob: 5 of 24 (ok); 1 of 1 tests reused from earlier "
+                                    "identical runs")
+        # Progress before each result: which submission started, and when.
+        self.assertRegex(lines[0], r"^  \[ +\d+ s\] alice: started$")
+        self.assertLess(lines.index(lines[0]), lines.index(graded[0]))
 
     def test_resume_skips_finished_and_regrade_does_not(self):
         self.batch(FakeGrader(self.tmp / "work"))

@@ -159,6 +159,42 @@ class CacheTest(unittest.TestCase):
         self.assertFalse(self.cache.folder.exists() and any(self.cache.folder.rglob("*.json")))
         self.assertFalse(gc.readable(PERF_LABELS))
 
+    def test_a_perf_failure_is_stored_only_where_it_ran_the_pristine_starter(self):
+        # The starter's kernels leave their output unwritten: its perf tests
+        # fail on the result check whatever the timings.
+        cache = gc.OutcomeCache(self.cache.folder, pristine=digests())
+        failed = outcome(PERF, PERF_LABELS, gs.FAILED, output="left 1024 of 1024 unwritten")
+        pristine_run = {"layout/setRowReadCol": "pristine", "layout/setRowReadColPad": "pristine"}
+        students_run = dict(pristine_run, **{"layout/setRowReadColPad": "mine"})
+        self.assertFalse(cache.put("p1", outcome(PERF, PERF_LABELS, gs.PASSED), pristine_run),
+                         "a perf pass: a timing, never stored")
+        self.assertFalse(cache.put("p2", failed, students_run), "it ran a student's file")
+        self.assertFalse(cache.put("p3", failed, {}), "nothing known to have run")
+        self.assertFalse(self.cache.folder.exists() and any(self.cache.folder.rglob("*.json")))
+        self.assertTrue(cache.put("p4", failed, pristine_run))
+        back = cache.get("p4", PERF, PERF_LABELS, digests())
+        self.assertEqual((back.result, back.reused), (gs.FAILED, True))
+        self.assertIsNone(cache.get("p4", PERF, PERF_LABELS,
+                                    digests(layout__setRowReadColPad="mine")))
+        # An entry forged into the folder with a pass, or with a student's
+        # file among what ran, is a miss.
+        path = next(cache.folder.rglob("p4.json"))
+        good = json.loads(path.read_text())
+        for forged in (dict(good, result=gs.PASSED), dict(good, ran=students_run)):
+            path.write_text(json.dumps(forged))
+            self.assertIsNone(cache.get("p4", PERF, PERF_LABELS, digests(
+                layout__setRowReadColPad="mine") if forged["ran"] is students_run else digests()))
+
+    def test_a_perf_test_is_looked_up_only_for_a_pristine_section(self):
+        pristine = digests()
+        self.assertTrue(gc.readable(PERF_LABELS, digests(), pristine, EXERCISES))
+        self.assertTrue(gc.readable(PERF_LABELS, digests(reduction__reduceSmem="mine"), pristine,
+                                    EXERCISES), "another section's file")
+        self.assertFalse(gc.readable(PERF_LABELS, digests(layout__setRowReadColPad="mine"),
+                                     pristine, EXERCISES))
+        self.assertTrue(gc.readable(GPU, digests(layout__setRowReadCol="mine"), pristine,
+                                    EXERCISES))
+
     def test_a_damaged_or_foreign_entry_is_a_miss(self):
         self.assertIsNone(self.cache.get("cd34", GPU_ROW, GPU, digests()), "no entry")
         self.cache.put("cd34", outcome(GPU_ROW, GPU, gs.PASSED), RAN)
@@ -267,6 +303,19 @@ class GraderCacheTest(unittest.TestCase):
         gsub.write_if_changed(self.slot.staged / "layout" / "setRowReadColPad.cu", b"// mine\n")
         self.outcomes(grader)
         self.assertEqual(self.calls[1], [GPU_PAD, PERF, HUNG, SANITIZE])
+
+    def test_the_pristine_starters_perf_failure_is_reused_until_the_section_changes(self):
+        JUNIT_FAILING_PERF = dict(JUNIT, **{PERF: TestResult(PERF, "failed", 1.0, "unwritten")})
+        with mock.patch.dict(JUNIT, JUNIT_FAILING_PERF):
+            grader = self.grader()
+            self.outcomes(grader)
+            second = self.outcomes(grader)
+            self.assertEqual(self.calls[1], [HUNG, SANITIZE], "the perf failure came back")
+            self.assertTrue(second[PERF].reused)
+            gsub.write_if_changed(self.slot.staged / "layout" / "setRowReadColPad.cu",
+                                  b"// mine\n")
+            self.outcomes(grader)
+            self.assertEqual(self.calls[2], [GPU_PAD, PERF, HUNG, SANITIZE])
 
     def test_nothing_missed_runs_no_ctest(self):
         grader = self.grader()
