@@ -24,10 +24,15 @@ class FakeGrader:
         self.statuses = statuses or {}
         self.interrupt_on = interrupt_on
         self.graded = []
+        self.spans = []        # (name, "start" or "end", time)
+        self.seconds = 0.0     # how long grade() takes
 
     def grade(self, path, name, slot):
         if name == self.interrupt_on:
             raise gb.Interrupted()
+        self.spans.append((name, "start", time.monotonic()))
+        time.sleep(self.seconds)
+        self.spans.append((name, "end", time.monotonic()))
         self.graded.append(name)
         passed = outcome("starter.reduction.HostEffectiveBandwidth.A",
                          ctest_labels("reduction", "host", "effectiveBandwidth"), gs.PASSED)
@@ -79,6 +84,20 @@ class BatchTest(unittest.TestCase):
         # Progress before each result: which submission started, and when.
         self.assertRegex(lines[0], r"^  \[ +\d+ s\] alice: started$")
         self.assertLess(lines.index(lines[0]), lines.index(graded[0]))
+
+    def test_with_the_cache_the_first_is_graded_alone_then_the_rest_at_once(self):
+        grader = FakeGrader(self.tmp / "work")
+        grader.options.cache = True
+        grader.seconds = 0.2
+        self.assertEqual(self.batch(grader, jobs=3), 4)
+        first_end = next(t for n, e, t in grader.spans if n == "alice" and e == "end")
+        others = [(n, t) for n, e, t in grader.spans if n != "alice" and e == "start"]
+        self.assertEqual(len(others), 3)
+        self.assertTrue(all(t >= first_end for _, t in others), grader.spans)
+        # The others overlap: all three start before any of them ends.
+        last_start = max(t for _, t in others)
+        self.assertLess(last_start, min(t for n, e, t in grader.spans
+                                        if n != "alice" and e == "end"))
 
     def test_resume_skips_finished_and_regrade_does_not(self):
         self.batch(FakeGrader(self.tmp / "work"))
