@@ -21,6 +21,7 @@ import zipfile
 import zlib
 
 from wbcore import course as wbex
+from wbcore.files import atomic_write
 
 MAX_SOURCE_BYTES = 1 << 20          # one exercise file
 MAX_ARCHIVE_BYTES = 100 << 20       # the archive file itself
@@ -297,10 +298,7 @@ def write_if_changed(path, data):
             return False
     except OSError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    atomic_write(path, data)
     return True
 
 

@@ -20,7 +20,7 @@ options:
   --stages LIST     stages to run, comma- or space-separated (default: build
                     solutions starter profile sanitize mutant perf bench
                     sweep grading, in that order; also forgeries, book,
-                    coldperf)
+                    coldperf, democlass)
   --arch LIST       CUDA architectures of the build, e.g. 90 or "80;90"
   --perf-runs N     perf: repeated runs of each section's Perf tests (20)
   --cold-runs N     coldperf: runs after the GPU idled (3)
@@ -28,6 +28,8 @@ options:
   --cold-tests RE   coldperf: only the perf tests whose names match RE
   --forgeries LIST  forgeries: only these forged submissions
   --book DIR        book: the book's examples folder
+  --class-size N    democlass: made-up students (30)
+  --time-limit S    democlass: stop grading after S seconds (resume later)
   -h, --help        print this text and exit
 
 stages:
@@ -48,6 +50,12 @@ stages:
              workbook's reduction kernels (bench/book_compare.py)
   coldperf   the perf label as CTest runs it, --cold-runs times, each after
              the GPU has been idle for --idle seconds
+  democlass  grades grader/demo_class.py's class (--class-size students, a
+             planted copy, one that does not compile, one empty) with
+             --jobs 3 into BUILD/demo-class-results and copies it to LOGDIR;
+             run it again to resume; then the class and similarity reports
+             where their Python packages are installed (else
+             `./workbook grade --report` on the results, elsewhere)
 EOF
 }
 [ $# -ge 1 ] || { usage; exit 2; }
@@ -63,6 +71,8 @@ COLD_TESTS=
 FORGERIES=""
 BOOK=""
 ARCH=""
+CLASS_SIZE=30
+TIME_LIMIT=""
 STAGES="build solutions starter profile sanitize mutant perf bench sweep grading"
 while [ $# -gt 0 ]; do
   case $1 in
@@ -74,6 +84,8 @@ while [ $# -gt 0 ]; do
     --forgeries) FORGERIES=${2:?--forgeries needs a list}; shift 2 ;;
     --book) BOOK=${2:?--book needs a folder}; shift 2 ;;
     --arch) ARCH=${2:?--arch needs a list}; shift 2 ;;
+    --class-size) CLASS_SIZE=${2:?--class-size needs a number}; shift 2 ;;
+    --time-limit) TIME_LIMIT=${2:?--time-limit needs seconds}; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "gpu-suite: unknown argument '$1'" >&2; usage; exit 2 ;;
   esac
@@ -199,6 +211,26 @@ if wants coldperf; then
       "$(grep -E 'tests passed' "$LOG/coldperf-$i.log")" | tee -a "$LOG/coldperf.txt" >>"$LOG/stages.txt"
   done
 fi
+if wants democlass; then
+  t=$(date +%s)
+  class=$BUILD/demo-class; results=$BUILD/demo-class-results
+  if [ ! -d "$class" ]; then
+    python3 "$ROOT/grader/demo_class.py" "$class.new" --class-size "$CLASS_SIZE" --plant-copy \
+      >"$LOG/democlass-make.log" 2>&1 &&
+      python3 "$ROOT/grader/demo_class.py" "$class.extra" --mutants none >>"$LOG/democlass-make.log" 2>&1 &&
+      cp -r "$class.extra/does-not-compile" "$class.extra/empty" "$class.new/" &&
+      rm -rf "$class.extra" && mv "$class.new" "$class"
+  fi
+  limit=()
+  [ -n "$TIME_LIMIT" ] && limit=(timeout --signal=INT --kill-after=30 "$TIME_LIMIT")
+  "${limit[@]}" "$ROOT/workbook" grade --batch "$class" --out "$results" --jobs 3 --test-jobs 8 \
+    "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=$(cat "$BUILD/cuda-architectures.txt" 2>/dev/null || echo native)" \
+    --work "$BUILD/demo-class-work" >>"$LOG/democlass.log" 2>&1
+  status=$?
+  rm -rf "$LOG/democlass" && cp -r "$results" "$LOG/democlass"
+  note "democlass: exit $status in $(( $(date +%s) - t )) s;" \
+    "$(ls "$results"/*/results.json 2>/dev/null | wc -l) of $(ls "$class" | wc -l) graded"
+fi
 
 {
   echo "== summary ($(date -u +%FT%TZ)) =="
@@ -222,6 +254,8 @@ fi
   cat "$LOG/perf-repeat.log" 2>/dev/null
   [ -f "$LOG/forgeries.log" ] && grep -E "^(FAIL|forgeries|1-|9-)" "$LOG/forgeries.log" | tail -40
   [ -f "$LOG/book.log" ] && cat "$LOG/book.log"
+  [ -f "$LOG/democlass.log" ] && grep -E "^\[[0-9]+/[0-9]+\]|^graded|class report|similarity" \
+    "$LOG/democlass.log" | tail -40
   [ -f "$LOG/bench-reduction.log" ] && grep -v "^\[" "$LOG/bench-reduction.log" | tail -n 30
   [ -f "$LOG/bench.log" ] && grep -v "^\[" "$LOG/bench.log" | tail -n 120
   [ -f "$LOG/sweep.log" ] && sed -n '/best block shape/,/^$/p' "$LOG/sweep.log"

@@ -12,14 +12,17 @@ os.umask(_UMASK)
 
 
 def atomic_write(path, text):
-    """Replace path with text (a temporary file in the same folder, then a
-    rename), never leaving a partial file behind; makes the folder if needed."""
+    """Replace path with text, or with bytes as they are (a temporary file in
+    the same folder, then a rename), never leaving a partial file behind;
+    makes the folder if needed."""
     path = pathlib.Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         os.fchmod(fd, 0o666 & ~_UMASK)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+        binary = isinstance(text, (bytes, bytearray))
+        with (os.fdopen(fd, "wb") if binary
+              else os.fdopen(fd, "w", encoding="utf-8", newline="")) as out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())

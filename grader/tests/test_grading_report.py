@@ -128,6 +128,14 @@ class FilesTest(unittest.TestCase):
         self.assertEqual(path.read_text(), "new")
         self.assertEqual(os.listdir(path.parent), ["results.json"])
 
+    def test_atomic_write_keeps_bytes_as_they_are(self):
+        # A student's exercise file is staged byte for byte (CRLF, not UTF-8).
+        path = self.tmp / "staged" / "setRowReadCol.cu"
+        data = b"int x;\r\n// \xff\xfe\n"
+        gr.atomic_write(path, data)
+        self.assertEqual(path.read_bytes(), data)
+        self.assertEqual(os.listdir(path.parent), ["setRowReadCol.cu"])
+
     def test_failed_write_keeps_the_old_file(self):
         path = self.tmp / "results.json"
         gr.atomic_write(path, "old")
