@@ -11,8 +11,9 @@
 #                                (their pid files), then waits for them
 #
 # One node (this host, CPUs as nproc says, no GPU gres), no accounting
-# database, root as SlurmUser (CI runs as root). Ports 16817/16818 so a real
-# Slurm on the machine is not disturbed.
+# database, root as SlurmUser (CI runs as root). Two ports free when it
+# starts, so neither a real Slurm on the machine nor another test cluster
+# (two test runs at once) is disturbed.
 set -euo pipefail
 
 cmd=${1:-}
@@ -66,11 +67,19 @@ munged --force --key-file="$dir/munge/munge.key" --socket="$dir/munge/socket" \
        --pid-file="$dir/munged.pid" --log-file="$dir/munged.log" \
        --seed-file="$dir/munge/seed"
 
+# Two ports nothing listens on now (the kernel's choice for port 0).
+read -r ctld_port slurmd_port < <(python3 -c '
+import socket
+socks = [socket.socket() for _ in range(2)]
+for s in socks:
+    s.bind(("127.0.0.1", 0))
+print(*(s.getsockname()[1] for s in socks))')
+
 cat > "$dir/slurm.conf" <<EOF
 ClusterName=wbtest
 SlurmctldHost=$node(127.0.0.1)
-SlurmctldPort=16817
-SlurmdPort=16818
+SlurmctldPort=$ctld_port
+SlurmdPort=$slurmd_port
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
