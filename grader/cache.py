@@ -37,9 +37,11 @@ crashed, did not report), and, for writing, anything of a test run stopped
 at the suite timeout.
 
 The exception: a perf test that failed while every exercise file it ran was
-the pristine starter (byte for byte, our own code, which no student chose).
-The starter's exercise kernels leave their output unwritten, so such a test
-fails on its result check whatever the timings, every time; running it
+the pristine starter (byte for byte, our own code, which no student chose),
+one of them at least an exercise's (not a worked example's, which is
+complete). The starter's exercise kernels leave their output unwritten, so
+such a test fails on its result check ("cannot time reduceSmem before it is
+correct: ... unwritten", on an H100) whatever the timings, every time; running it
 again for each student who has not reached that section only costs the
 minutes of exclusive GPU that a class's grading spends mostly on perf
 tests. A perf pass is never stored, nor a failure that ran a student's file.
@@ -203,17 +205,21 @@ def pristine_digests(all_exercises=None, root=wbex.ROOT):
     return {e.key: _sha256(e.starter_file(root).read_bytes()) for e in all_exercises}
 
 
-def cacheable(outcome, ran=None, pristine=None):
+def cacheable(outcome, ran=None, pristine=None, to_do=()):
     """Whether an outcome may be stored or reused: a plain pass or fail of a
     test that may come from the cache (not run, timed out or crashed: never);
     of a perf test, only a failure whose run ran nothing but pristine starter
-    files (`ran`: {exercise key: digest}; `pristine`: pristine_digests)."""
+    files (`ran`: {exercise key: digest}; `pristine`: pristine_digests), among
+    them an exercise's TODO kernel (`to_do`: the keys of the exercises that
+    are not worked examples), so it failed on the unwritten output, not on a
+    time."""
     if not (ctest_listing.PLACEHOLDER_LABEL not in outcome.labels
             and outcome.result in (gs.PASSED, gs.FAILED) and not outcome.reason):
         return False
     if not timed(outcome.labels):
         return True
-    return (outcome.result == gs.FAILED and bool(ran) and pristine is not None
+    return (outcome.result == gs.FAILED and pristine is not None
+            and any(k in to_do for k in ran or {})
             and all(pristine.get(k) == v for k, v in ran.items()))
 
 
@@ -255,9 +261,10 @@ class OutcomeCache:
 
     def __init__(self, folder, pristine=None):
         self.folder = pathlib.Path(folder)
-        # The pristine starter's digests: what a stored perf failure must
-        # have run (cacheable).
+        # What a stored perf failure must have run (cacheable): the pristine
+        # starter's files, one of them an exercise's TODO kernel.
         self.pristine = pristine_digests() if pristine is None else pristine
+        self.to_do = {e.key for e in wbex.exercises() if not e.worked_example}
 
     def _path(self, key):
         return self.folder / key[:2] / f"{key}.json"
@@ -276,7 +283,8 @@ class OutcomeCache:
                        and tuple(doc["labels"]) == tuple(labels)
                        and isinstance(outcome.output, str) and isinstance(outcome.reason, str)
                        and math.isfinite(outcome.seconds) and outcome.seconds >= 0
-                       and isinstance(ran, dict) and cacheable(outcome, ran, self.pristine)
+                       and isinstance(ran, dict)
+                       and cacheable(outcome, ran, self.pristine, self.to_do)
                        and all(digests.get(k) == v for k, v in ran.items()))
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return None
@@ -286,7 +294,7 @@ class OutcomeCache:
         """Store a cacheable outcome with the exercise files its run ran
         (ran_files); returns whether it was stored. A cache that cannot be
         written only costs time: the error is not raised."""
-        if ran is None or not cacheable(outcome, ran, self.pristine):
+        if ran is None or not cacheable(outcome, ran, self.pristine, self.to_do):
             return False
         doc = {"format": FORMAT, "test": outcome.name, "labels": list(outcome.labels),
                "result": outcome.result, "seconds": outcome.seconds, "output": outcome.output,

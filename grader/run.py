@@ -188,9 +188,9 @@ class Grader:
             if found is not None:
                 cached[name] = found
         missed = [(test, labels) for test, labels in inventory if test not in cached]
-        self.progress(submission, f"{len(inventory)} tests: {len(cached)} reused from identical runs, "
-                      f"{len(missed)} to run" + (" (the timed ones alone on the GPU)"
-                                                  if missed and options.gpu_present else ""))
+        self.progress(submission, f"{len(inventory)} tests: {len(cached)} reused from identical "
+                      f"runs, {len(missed)} to run" + (" (the timed ones alone on the GPU)"
+                                                       if missed and options.gpu_present else ""))
         run = gb.TestRun({}, "", False)
         if missed:
             run = gb.run_tests(slot, self.commands, options.gpu_present, options.test_jobs,
@@ -395,12 +395,12 @@ def grade_batch(grader, folder, out_dir, jobs=1, regrade=False, log=print):
     rewritten after each submission. Returns the number graded now."""
     out_dir = pathlib.Path(out_dir)
     # One line at a time: the workers' progress and the results interleave.
-    said = threading.Lock()
-    quiet_log = log
+    one_line = threading.Lock()
+    write_line = log
 
     def log(line):
-        with said:
-            quiet_log(line)
+        with one_line:
+            write_line(line)
     started_wall = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     started = time.monotonic()
     entries = batch_entries(folder, out_dir)

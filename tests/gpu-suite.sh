@@ -96,6 +96,10 @@ BUILD=${WB_GPU_BUILD_DIR:-$ROOT/build-gpu}
 SUMMARY="$LOG/summary.txt"
 note() { echo "$*" >>"$LOG/stages.txt"; echo "$*"; }
 wants() { case " $STAGES " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+# The grader's build targets what the build stage built for.
+grading_arch() {
+  echo "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=$(cat "$BUILD/cuda-architectures.txt" 2>/dev/null || echo native)"
+}
 ctest_stage() {  # name, then ctest arguments
   local name=$1; shift
   local t=$(date +%s)
@@ -182,8 +186,7 @@ if wants forgeries; then
   [ -n "$FORGERIES" ] && only=(--only "$FORGERIES")
   python3 "$ROOT/grader/tests/grade_forgeries.py" --gpu --work "$BUILD/forgeries-work" \
     --keep "$LOG/forgeries" "${only[@]}" \
-    "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=$(cat "$BUILD/cuda-architectures.txt" 2>/dev/null || echo native)" \
-    >"$LOG/forgeries.log" 2>&1
+    "$(grading_arch)" >"$LOG/forgeries.log" 2>&1
   note "forgeries: exit $? in $(( $(date +%s) - t )) s"
 fi
 if wants book; then
@@ -215,21 +218,25 @@ if wants democlass; then
   t=$(date +%s)
   class=$BUILD/demo-class; results=$BUILD/demo-class-results
   if [ ! -d "$class" ]; then
+    rm -rf "$class.new" "$class.extra"   # what a stopped earlier run left
     python3 "$ROOT/grader/demo_class.py" "$class.new" --class-size "$CLASS_SIZE" --plant-copy \
       >"$LOG/democlass-make.log" 2>&1 &&
       python3 "$ROOT/grader/demo_class.py" "$class.extra" --mutants none >>"$LOG/democlass-make.log" 2>&1 &&
       cp -r "$class.extra/does-not-compile" "$class.extra/empty" "$class.new/" &&
       rm -rf "$class.extra" && mv "$class.new" "$class"
   fi
-  limit=()
-  [ -n "$TIME_LIMIT" ] && limit=(timeout --signal=INT --kill-after=30 "$TIME_LIMIT")
-  "${limit[@]}" "$ROOT/workbook" grade --batch "$class" --out "$results" --jobs 3 --test-jobs 8 \
-    "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=$(cat "$BUILD/cuda-architectures.txt" 2>/dev/null || echo native)" \
-    --work "$BUILD/demo-class-work" >>"$LOG/democlass.log" 2>&1
-  status=$?
-  rm -rf "$LOG/democlass" && cp -r "$results" "$LOG/democlass"
-  note "democlass: exit $status in $(( $(date +%s) - t )) s;" \
-    "$(ls "$results"/*/results.json 2>/dev/null | wc -l) of $(ls "$class" | wc -l) graded"
+  if [ ! -d "$class" ]; then
+    note "democlass: the class could not be made ($LOG/democlass-make.log)"
+  else
+    limit=()
+    [ -n "$TIME_LIMIT" ] && limit=(timeout --signal=INT --kill-after=30 "$TIME_LIMIT")
+    "${limit[@]}" "$ROOT/workbook" grade --batch "$class" --out "$results" --jobs 3 --test-jobs 8 \
+      "$(grading_arch)" --work "$BUILD/demo-class-work" >>"$LOG/democlass.log" 2>&1
+    status=$?
+    rm -rf "$LOG/democlass" && cp -r "$results" "$LOG/democlass"
+    note "democlass: exit $status in $(( $(date +%s) - t )) s;" \
+      "$(ls "$results"/*/results.json 2>/dev/null | wc -l) of $(ls "$class" | wc -l) graded"
+  fi
 fi
 
 {

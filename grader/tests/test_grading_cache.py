@@ -162,7 +162,9 @@ class CacheTest(unittest.TestCase):
     def test_a_perf_failure_is_stored_only_where_it_ran_the_pristine_starter(self):
         # The starter's kernels leave their output unwritten: its perf tests
         # fail on the result check whatever the timings.
-        cache = gc.OutcomeCache(self.cache.folder, pristine=digests())
+        # The test's exercises, and a worked example (complete in the starter).
+        cache = gc.OutcomeCache(self.cache.folder,
+                                pristine=dict(digests(), **{"layout/setRowReadRow": "pristine"}))
         failed = outcome(PERF, PERF_LABELS, gs.FAILED, output="left 1024 of 1024 unwritten")
         pristine_run = {"layout/setRowReadCol": "pristine", "layout/setRowReadColPad": "pristine"}
         students_run = dict(pristine_run, **{"layout/setRowReadColPad": "mine"})
@@ -170,6 +172,8 @@ class CacheTest(unittest.TestCase):
                          "a perf pass: a timing, never stored")
         self.assertFalse(cache.put("p2", failed, students_run), "it ran a student's file")
         self.assertFalse(cache.put("p3", failed, {}), "nothing known to have run")
+        self.assertFalse(cache.put("p5", failed, {"layout/setRowReadRow": "pristine"}),
+                         "only a worked example ran: complete, so it failed on a time")
         self.assertFalse(self.cache.folder.exists() and any(self.cache.folder.rglob("*.json")))
         self.assertTrue(cache.put("p4", failed, pristine_run))
         back = cache.get("p4", PERF, PERF_LABELS, digests())
