@@ -43,6 +43,7 @@ INSTALL_HINT = ("class report needs matplotlib and copydetect: "
 # Statuses that mean the submission was not (all) graded from its own code.
 PROBLEM_STATUSES = ("error", "empty", "refused", "compile-errors", "timeout")
 MESSAGES_SHOWN = 5           # failure shapes listed per check
+MOST_MISSED_SHOWN = 10       # checks in the overview of the most missed
 MESSAGE_CHARS = 300          # of one failure message, as grouped and shown
 SVG_SALT = "workbook-class-report"
 
@@ -193,6 +194,7 @@ def _checks(graded):
         points = []
         shapes = collections.OrderedDict()
         worth = 0
+        left_out = 0
         for name, doc in graded:
             test = by_name[check_name].get(name)
             if test is None:
@@ -203,7 +205,14 @@ def _checks(graded):
             states[state] += 1
             points.append(test["score"])
             if state == "missed":
-                for message in failure_messages(doc, check_name):
+                # A submission graded 0 as a whole (empty, an error, a
+                # timeout) carries its one reason in every check; it is
+                # listed once among the problems, not in every check here.
+                whole = f"NOT GRADED: {doc['extra_data'].get('reason', '')}"
+                messages = [m for m in failure_messages(doc, check_name) if m != whole]
+                if not messages:
+                    left_out += 1
+                for message in messages:
                     entry = shapes.setdefault(message_shape(message),
                                               {"count": 0, "submissions": [], "example": message})
                     entry["count"] += 1
@@ -220,7 +229,8 @@ def _checks(graded):
                                "submissions": len(e["submissions"]),
                                "example": e["example"][:MESSAGE_CHARS]}
                               for shape, e in top[:MESSAGES_SHOWN]],
-                 "failure_shapes": len(shapes)}
+                 "failure_shapes": len(shapes),
+                 "missed_as_a_whole": left_out}
         owners.setdefault(owner, []).append(check)
     exercises = []
     for owner, checks in owners.items():
@@ -274,9 +284,9 @@ def _perf(graded):
         if refs:
             pair["reference"] = {
                 "ratio": round(statistics.median(r["ratio"] for r in refs), 4),
-                "source": "measured in this batch, on the submission(s) whose "
-                          f"{pair['section']} files are the reference solutions: "
-                          + ", ".join(r["submission"] for r in refs)}
+                "source": f"measured in this batch: the median of {len(refs)} submission(s) "
+                          f"whose {pair['section']} files are the reference solutions",
+                "measured_on": [r["submission"] for r in refs]}
         else:
             pair["reference"] = {
                 "ratio": None,
@@ -427,11 +437,13 @@ def charts(data):
 STYLE = """body{font-family:system-ui,sans-serif;max-width:70rem;margin:1rem auto;padding:0 1rem;
 color:#1a1a1a;line-height:1.4}table{border-collapse:collapse;margin:.5rem 0 1rem}
 th,td{border:1px solid #bbb;padding:.2rem .5rem;text-align:left;vertical-align:top}
-th{background:#eef2f7}td.n{text-align:right;font-variant-numeric:tabular-nums}
+td{overflow-wrap:anywhere}th{background:#eef2f7}
+td.n{white-space:nowrap;text-align:right;font-variant-numeric:tabular-nums}
 code,pre{font-size:.85rem;overflow-wrap:anywhere}pre{white-space:pre-wrap;margin:0}
 figure{margin:1rem 0}
 svg{max-width:100%;height:auto}.note{background:#fff8dc;border:1px solid #d9c77a;padding:.5rem}
-mark{background:#ffe08a}div.table{overflow-x:auto}"""
+mark{background:#ffe08a}div.table{overflow-x:auto}summary{cursor:pointer;margin:.2rem 0}
+span.word{white-space:nowrap}div.figures{display:grid;grid-template-columns:repeat(auto-fill,minmax(30rem,1fr));gap:0 1rem}"""
 
 
 def escaped(value):
@@ -472,6 +484,18 @@ def figure(found, chart_id):
         return ""
     title, svg = found[chart_id]
     return f"<figure>\n{svg}\n<figcaption>{escaped(title)}</figcaption>\n</figure>"
+
+
+def _word(text):
+    """Text kept on one line in a table cell."""
+    return Markup(f'<span class="word">{escaped(text)}</span>')
+
+
+def _long_name(name):
+    """A test's name (PerfLayout.SquarePaddingSpeedsUpColumnRead): one long
+    word that may break only after its dots, not between any two letters."""
+    head, dot, tail = name.rpartition(".")
+    return Markup(f"{_word(head + dot)}<wbr>{_word(tail)}") if dot else _word(name)
 
 
 def _points(value):
@@ -531,20 +555,37 @@ def class_html(data, found):
         ["exercise", "check", "points", "earned full points", "missed", "not run",
          "mean points"], rows, numeric=(2, 3, 4, 5, 6)))
     parts.append("<h2>Most frequent failures</h2>")
-    parts.append("<p>Per failing check, its failure messages grouped by shape: numbers, hex "
-                 "values and seeds are replaced by &lt;n&gt;, &lt;hex&gt; and &lt;seed&gt;, so "
-                 "one mistake at several sizes counts once per submission.</p>")
+    parts.append("<p>Failure messages grouped by shape: numbers, hex values and seeds are "
+                 "replaced by &lt;n&gt;, &lt;hex&gt; and &lt;seed&gt;, so one mistake at several "
+                 "sizes counts once per submission. A submission graded 0 as a whole (see "
+                 "<a href=\"#problems\">Not built, refused, timed out</a>) counts as missing "
+                 "every check, but its one reason is not repeated here.</p>")
     failing = [(ex, c) for ex in data["exercises"] for c in ex["checks"] if c["failures"]]
     if not failing:
         parts.append("<p>No check failed.</p>")
-    for ex, c in failing:
+    else:
+        # The overview answers "what does the class miss most, and why" at a
+        # glance; each check's full grouping follows, folded, in book order.
+        most = sorted(failing, key=lambda ec: (-ec[1]["missed"],
+                                               -ec[1]["failures"][0]["submissions"]))
         parts.append(html_table(
-            f"{c['name']}: {c['missed']} submission(s) missed it, "
-            f"{c['failure_shapes']} shape(s) of message",
+            f"The {min(len(most), MOST_MISSED_SHOWN)} checks most often missed, with their most "
+            "frequent message",
+            ["check", "missed", "submissions with this message", "message (shape)"],
+            [[c["name"], c["missed"], c["failures"][0]["submissions"],
+              Markup(f"<code>{escaped(c['failures'][0]['shape'])}</code>")]
+             for _, c in most[:MOST_MISSED_SHOWN]], numeric=(1, 2)))
+        parts.append(f"<p>Every failing check ({len(failing)}), in book order; open one to "
+                     "read its messages:</p>")
+    for ex, c in failing:
+        caption = (f"{c['name']}: {c['missed']} submission(s) missed it, "
+                   f"{c['failure_shapes']} shape(s) of message")
+        parts.append(f"<details>\n<summary>{escaped(caption)}</summary>\n" + html_table(
+            caption,
             ["submissions", "failing tests", "message (shape)", "one example"],
             [[f["submissions"], f["count"], Markup(f"<code>{escaped(f['shape'])}</code>"),
               Markup(f"<pre>{escaped(f['example'])}</pre>")] for f in c["failures"]],
-            numeric=(0, 1)))
+            numeric=(0, 1)) + "\n</details>")
     parts.append("<h2>Performance pairs</h2>")
     measured = [p for p in data["perf"] if p["ratios"] or p["reference"]["ratio"] is not None]
     unmeasured = len(data["perf"]) - len(measured)
@@ -554,23 +595,32 @@ def class_html(data, found):
         parts.append(f"<p>None of the {len(data['perf'])} performance tests measured a ratio "
                      "(they did not run: graded without a GPU, or they failed before timing)."
                      "</p>")
-    for i, _ in enumerate(measured):
-        parts.append(figure(found, f"perf{i}"))
+    # Two pictures to a row where the page is wide enough: a class has
+    # twenty-odd pairs, and one per row made the page a long scroll.
+    pictures = [figure(found, f"perf{i}") for i, _ in enumerate(measured)]
+    if any(pictures):
+        parts.append('<div class="figures">\n' + "\n".join(p for p in pictures if p)
+                     + "\n</div>")
     if measured:
         parts.append(html_table(
             "Measured ratios of the class against the limit, and the references' ratio",
-            ["section", "test", "limit", "measured", "median", "lowest", "highest",
-             "not measured", "reference ratio", "where the reference comes from"],
-            [[p["section"], p["test"],
-              f"{p['need']} {p['limit']:g}x" if p["limit"] is not None else "",
+            ["test", "limit", "measured", "median", "lowest", "highest", "not measured",
+             "reference ratio"],
+            [[_long_name(p["test"]),
+              _word(f"{p['need']} {p['limit']:g}x") if p["limit"] is not None else "",
               p["summary"]["count"], _average(p["summary"]["median"]),
               _points(p["summary"]["min"]), _points(p["summary"]["max"]), p["not_measured"],
-              _points(p["reference"]["ratio"]), p["reference"]["source"]]
-             for p in measured], numeric=(3, 4, 5, 6, 7, 8)))
+              _points(p["reference"]["ratio"]) if p["reference"]["ratio"] is not None
+              else "not measured"]
+             for p in measured], numeric=(2, 3, 4, 5, 6, 7)))
+        parts.append("<p>The reference ratio is the median over this batch's submissions whose "
+                     "files of that section are the reference solutions, timed on the same GPU "
+                     "(class-report.json names them); \"not measured\" where the batch has none: "
+                     "grade the solutions with the class to have it.</p>")
         if unmeasured:
             parts.append(f"<p>{unmeasured} more performance test(s) measured no ratio in any "
                          "submission.</p>")
-    parts.append("<h2>Not built, refused, timed out</h2>")
+    parts.append('<h2 id="problems">Not built, refused, timed out</h2>')
     parts.append(html_table("Submissions not graded (all) from their own code, with the reason",
                             ["submission", "status", "reason"],
                             [[p["submission"], p["status"], p["reason"]]

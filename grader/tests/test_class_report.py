@@ -208,13 +208,46 @@ class ClassDataTest(unittest.TestCase):
         exercise = next(e for e in data["exercises"] if e["owner"] == "layout/setRowReadCol")
         self.assertEqual((exercise["full_marks"], exercise["share"]), (1, 0.25))
 
+    def test_a_submission_not_graded_as_a_whole_adds_no_message(self):
+        # An empty submission's one reason is in every check's output; it is
+        # listed among the problems, not as a failure shape of every check.
+        empty = gs.Grade("fay", "empty", "the submission holds no exercise file",
+                         gs.zero_results(points(), gs.STATE_NOT_GRADED,
+                                         "NOT GRADED: the submission holds no exercise file"))
+        names = write_class(self.out, [make_grade("ben", correct=False), empty])
+        data = gcr.class_data(self.out, names)
+        checks = {c["name"]: c for ex in data["exercises"] for c in ex["checks"]}
+        correctness = checks["layout/setRowReadCol: correctness"]
+        self.assertEqual(correctness["missed"], 2)
+        self.assertEqual(correctness["missed_as_a_whole"], 1)
+        self.assertEqual([f["submissions"] for f in correctness["failures"]], [1])
+        self.assertNotIn("NOT GRADED", json.dumps([c["failures"] for c in checks.values()]))
+        self.assertEqual([p["submission"] for p in data["problems"]], ["fay"])
+
+    def test_the_most_missed_checks_come_first_and_each_folds(self):
+        names = self.sample_class()
+        page = gcr.class_html(gcr.class_data(self.out, names), {})
+        parser = Tables()
+        parser.feed(page)
+        (overview,) = [rows for caption, rows in parser.tables.items()
+                       if "most often missed" in caption]
+        missed = [int(row[1]) for row in overview[1:]]
+        self.assertEqual(missed, sorted(missed, reverse=True))
+        # ben, cat and dan missed correctness; cat alone missed the host check.
+        self.assertIn(["layout/setRowReadCol: correctness", "3"], [r[:2] for r in overview])
+        self.assertEqual(overview[-1][:2], ["reduction/effectiveBandwidth: host", "1"])
+        failing = len(re.findall(r"<details>", page))
+        self.assertEqual(failing, page.count("<summary>"))
+        self.assertGreaterEqual(failing, 2)
+
     def test_perf_pairs_against_limit_and_reference(self):
         data = gcr.class_data(self.out, self.sample_class())
         (pair,) = data["perf"]
         self.assertEqual((pair["need"], pair["limit"]), (">=", 1.5))
         self.assertEqual(sorted(r["ratio"] for r in pair["ratios"]), [1.2, 1.8, 2.0])
         self.assertEqual(pair["reference"]["ratio"], 3.0)
-        self.assertIn("ann", pair["reference"]["source"])
+        self.assertEqual(pair["reference"]["measured_on"], ["ann"])
+        self.assertIn("median of 1 submission(s)", pair["reference"]["source"])
 
     def test_perf_without_a_gpu_is_one_sentence(self):
         grade = make_grade("ben")
