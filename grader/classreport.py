@@ -202,6 +202,8 @@ def _checks(graded):
             worth = max(worth, test["max_score"])
             tags = tags or list(test.get("tags", []))
             state = _check_state(test)
+            if state == "missed" and _untouched(doc, owner):
+                state = "not attempted"
             states[state] += 1
             points.append(test["score"])
             if state == "missed":
@@ -222,7 +224,7 @@ def _checks(graded):
         check = {"name": check_name, "title": title, "section": tags[0] if tags else "",
                  "kind": tags[1] if len(tags) > 1 else "", "max": worth,
                  "earned": states["earned"], "missed": states["missed"],
-                 "not_run": states["not run"],
+                 "not_attempted": states["not attempted"], "not_run": states["not run"],
                  "share": round(states["earned"] / count, 4) if count else None,
                  "mean_points": round(statistics.fmean(points), 4) if points else None,
                  "failures": [{"shape": shape, "count": e["count"],
@@ -244,6 +246,20 @@ def _checks(graded):
                           "share": round(full / count, 4) if count else None,
                           "checks": checks})
     return exercises
+
+
+def _untouched(doc, owner):
+    """Whether a submission left a check's owner as the starter gives it: an
+    exercise in its untouched_files, or a section all of whose TODO
+    exercises are (its section-wide checks then ran only given code).
+    Results from before untouched_files was recorded: never."""
+    untouched = doc["extra_data"].get("untouched_files")
+    if not isinstance(untouched, list):
+        return False
+    if "/" in owner:
+        return owner in untouched
+    to_do = [e.key for e in wbex.exercises() if e.section == owner and not e.worked_example]
+    return bool(to_do) and all(key in untouched for key in to_do)
 
 
 def _covers_section(doc, section):
@@ -547,22 +563,25 @@ def class_html(data, found):
     for ex in data["exercises"]:
         for c in ex["checks"]:
             rows.append([ex["owner"], c["title"], _points(c["max"]),
-                         f"{c['earned']} ({_percent(c['share'])})", c["missed"], c["not_run"],
-                         _average(c["mean_points"])])
+                         f"{c['earned']} ({_percent(c['share'])})", c["missed"],
+                         c["not_attempted"], c["not_run"], _average(c["mean_points"])])
     parts.append(html_table(
-        "Per check: how many submissions earned its points (not run: no GPU, or no "
-        "permission for Nsight Compute)",
-        ["exercise", "check", "points", "earned full points", "missed", "not run",
-         "mean points"], rows, numeric=(2, 3, 4, 5, 6)))
+        "Per check: how many submissions earned its points, missed them, missed them with "
+        "the exercise left as the starter gives it (not attempted), or did not run it (no "
+        "GPU, or no permission for Nsight Compute)",
+        ["exercise", "check", "points", "earned full points", "missed", "not attempted",
+         "not run", "mean points"], rows, numeric=(2, 3, 4, 5, 6, 7)))
     parts.append("<h2>Most frequent failures</h2>")
     parts.append("<p>Failure messages grouped by shape: numbers, hex values and seeds are "
                  "replaced by &lt;n&gt;, &lt;hex&gt; and &lt;seed&gt;, so one mistake at several "
-                 "sizes counts once per submission. A submission graded 0 as a whole (see "
+                 "sizes counts once per submission. Only attempts count: an exercise left "
+                 "as the starter gives it fails on its TODO, which says nothing new. A "
+                 "submission graded 0 as a whole (see "
                  "<a href=\"#problems\">Not built, refused, timed out</a>) counts as missing "
                  "every check, but its one reason is not repeated here.</p>")
     failing = [(ex, c) for ex in data["exercises"] for c in ex["checks"] if c["failures"]]
     if not failing:
-        parts.append("<p>No check failed.</p>")
+        parts.append("<p>No check failed on an attempted exercise.</p>")
     else:
         # The overview answers "what does the class miss most, and why" at a
         # glance; each check's full grouping follows, folded, in book order.

@@ -168,13 +168,15 @@ def results_document(grade, split):
             "tests_reused": grade.tests_reused,
             # For the class report (grader/classreport.py): what the
             # performance tests measured, the failures in a form to group,
-            # and the exercise files equal to the reference solutions.
+            # the exercise files equal to the reference solutions and the
+            # exercises left as the starter gives them.
             "perf": [dict(perf_measurement(t), section=r.check.section)
                      for r in grade.results for t in r.tests if "perf" in t.labels],
             "failures": {r.name: failure_record(r) for r in grade.results
                          if r.score < r.max_score and r.state in (gs.STATE_FAILED,
                                                                   gs.STATE_NOT_GRADED)},
             "reference_files": sorted(grade.reference_files),
+            "untouched_files": sorted(grade.untouched_files),
         },
     }
 

@@ -172,7 +172,8 @@ class Grader:
         return gs.Grade(name, status, reason, results, notes, gpu_missing, 0.0, ungraded,
                         warnings + run.warnings, len(outcomes),
                         sum(1 for t in outcomes if t.reused),
-                        reference_files(submission, self.all_exercises))
+                        reference_files(submission, self.all_exercises),
+                        untouched_files(submission, self.all_exercises))
 
     def _outcomes(self, inventory, slot, submission=""):
         """(an outcome per listed test, the gb.TestRun of those that ran): the
@@ -317,19 +318,35 @@ class Grader:
         return status, "; ".join(reasons)
 
 
-def reference_files(submission, all_exercises):
-    """The exercise keys whose submitted file is the reference solution,
-    byte for byte: such a submission's performance ratios are the
-    references' (the class report shows them beside the class's)."""
+def _files_equal(submission, exercises, path_of):
+    """The keys of the exercises whose submitted file equals path_of(exercise)
+    byte for byte."""
     found = []
-    for e in all_exercises:
+    for e in exercises:
         data = submission.contents.get(e.key)
         try:
-            if data is not None and data == e.solution_file().read_bytes():
+            if data is not None and data == path_of(e).read_bytes():
                 found.append(e.key)
         except OSError:
             pass
     return found
+
+
+def reference_files(submission, all_exercises):
+    """The exercise keys whose submitted file is the reference solution,
+    byte for byte: such a submission's performance ratios are the
+    references' (the class report shows them beside the class's)."""
+    return _files_equal(submission, all_exercises, lambda e: e.solution_file())
+
+
+def untouched_files(submission, all_exercises):
+    """The exercises (with a TODO: not the worked examples) the submission
+    did not attempt: its file is absent or the pristine starter, byte for
+    byte. The class report counts their failures apart, so the messages it
+    groups are those of attempts, not of TODOs left as given. Never a score."""
+    to_do = [e for e in all_exercises if not e.worked_example]
+    given = set(_files_equal(submission, to_do, lambda e: e.starter_file()))
+    return [e.key for e in to_do if e.key in given or e.key not in submission.contents]
 
 
 def write_error_log(grade, out_dir):

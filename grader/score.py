@@ -210,6 +210,8 @@ class Grade:
     tests_reused: int = 0         # of them, outcomes reused from identical earlier runs
     reference_files: list = dataclasses.field(default_factory=list)  # exercise keys whose
     # file is the reference solution, byte for byte (the class report's reference ratios)
+    untouched_files: list = dataclasses.field(default_factory=list)  # TODO exercises left
+    # as given (absent, or the pristine starter): the class report counts them apart
 
     @property
     def score(self):

@@ -45,6 +45,7 @@ from grader import classreport as gcr  # noqa: E402
 from grader import demo_class  # noqa: E402
 from grader import report as gr  # noqa: E402
 from grader import similarity as gsim  # noqa: E402
+from wbcore import course as wbex  # noqa: E402
 from classgrading import Checker, Tables, grade  # noqa: E402
 
 STUDENTS = 5                     # and the copier: six submissions
@@ -106,6 +107,31 @@ def check_class_page(out, check):
                  f"tests reused and run do not add up: {tests}")
     check.expect(data["time"]["batch_runs"], "the batch's wall-clock time is not recorded")
     check.expect(data["totals"]["count"] == len(lines), "the totals' count is not the class's")
+
+
+def check_not_attempted(submissions, out, check):
+    """Each results.json names the TODO exercises its submission left as the
+    starter gives them (compared here byte for byte, independently), and the
+    class report counts those checks as not attempted, apart from mistakes."""
+    to_do = [e for e in wbex.exercises() if not e.worked_example]
+    for folder in sorted(p for p in submissions.iterdir() if p.is_dir()):
+        doc = json.loads((out / folder.name / gr.RESULTS).read_text())
+        expected = sorted(
+            e.key for e in to_do
+            if not (folder / "starter" / f"{e.key}.cu").is_file()
+            or (folder / "starter" / f"{e.key}.cu").read_bytes() == e.starter_file().read_bytes())
+        check.expect(doc["extra_data"].get("untouched_files") == expected,
+                     f"{folder.name}: untouched_files {doc['extra_data'].get('untouched_files')}, "
+                     f"the folder says {expected}")
+    data = json.loads((out / gcr.REPORT_JSON).read_text())
+    checks = [c for ex in data["exercises"] for c in ex["checks"]]
+    check.expect(any(c["not_attempted"] for c in checks),
+                 "no check is counted as not attempted in a class that leaves exercises as given")
+    for c in checks:
+        counted = c["earned"] + c["missed"] + c["not_attempted"] + c["not_run"]
+        check.expect(counted == data["totals"]["count"],
+                     f"{c['name']}: earned, missed, not attempted and not run add up to "
+                     f"{counted}, not the class's {data['totals']['count']}")
 
 
 def stable(text):
@@ -222,6 +248,7 @@ def main():
         if not check.failures:
             check_similarity(out, check)
             check_class_page(out, check)
+            check_not_attempted(submissions, out, check)
             check_report_again(out, check)
         if args.keep:
             shutil.rmtree(args.keep, ignore_errors=True)

@@ -41,7 +41,7 @@ def perf_output(ratio, limit=1.5):
 
 
 def make_grade(name, correct=True, size=64, seed=1, ratio=2.0, host=True, message=None,
-               reference=(), status="ok", reason=""):
+               reference=(), status="ok", reason="", untouched=()):
     outcomes = [
         outcome("starter.layout.Layout/GpuLayout.SingleBlock/square_setRowReadCol", GPU,
                 gs.PASSED if correct else gs.FAILED,
@@ -58,7 +58,8 @@ def make_grade(name, correct=True, size=64, seed=1, ratio=2.0, host=True, messag
     ]
     results, ungraded, warnings = gs.score(points(), outcomes, all_exercises=EXERCISES)
     return gs.Grade(name, status, reason, results, seconds=3.5, tests_total=len(outcomes),
-                    tests_reused=1, reference_files=list(reference))
+                    tests_reused=1, reference_files=list(reference),
+                    untouched_files=list(untouched))
 
 
 def write_class(out, grades, ungraded_names=()):
@@ -128,6 +129,22 @@ class RecordedForTheReportTest(unittest.TestCase):
         sub.contents = {e.key: e.solution_file().read_bytes(),
                         EXERCISES[1].key: b"// mine\n"}
         self.assertEqual(grun.reference_files(sub, EXERCISES), [e.key])
+
+    def test_untouched_files_are_the_to_do_exercises_left_as_given(self):
+        given, changed, absent = EXERCISES[0], EXERCISES[1], EXERCISES[2]
+        worked = wbex.Exercise("layout", "setRowReadRow", worked_example=True)
+        exercises = EXERCISES + [worked]
+        sub = type("S", (), {})()
+        sub.contents = {e.key: e.starter_file().read_bytes() for e in exercises
+                        if e.key != absent.key}
+        sub.contents[changed.key] += b"// my attempt\n"
+        found = grun.untouched_files(sub, exercises)
+        self.assertIn(given.key, found)
+        self.assertIn(absent.key, found)
+        self.assertNotIn(changed.key, found)
+        self.assertNotIn(worked.key, found)   # complete as given: nothing to attempt
+        doc = gr.results_document(make_grade("a", untouched=[given.key]), "proportional")
+        self.assertEqual(doc["extra_data"]["untouched_files"], [given.key])
 
     def test_batch_record_appends_runs_and_survives_garbage(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -223,6 +240,28 @@ class ClassDataTest(unittest.TestCase):
         self.assertEqual([f["submissions"] for f in correctness["failures"]], [1])
         self.assertNotIn("NOT GRADED", json.dumps([c["failures"] for c in checks.values()]))
         self.assertEqual([p["submission"] for p in data["problems"]], ["fay"])
+
+    def test_failures_of_an_exercise_left_as_given_are_not_attempts(self):
+        # gus left setRowReadCol as the starter gives it: its TODO fails,
+        # which is no mistake to group; ben tried and got it wrong.
+        names = write_class(self.out, [
+            make_grade("ben", correct=False),
+            make_grade("gus", correct=False, message="left 64 of 64 output element(s) "
+                       "unwritten", untouched=["layout/setRowReadCol"])])
+        data = gcr.class_data(self.out, names)
+        checks = {c["name"]: c for ex in data["exercises"] for c in ex["checks"]}
+        correctness = checks["layout/setRowReadCol: correctness"]
+        self.assertEqual((correctness["missed"], correctness["not_attempted"]), (1, 1))
+        self.assertEqual([f["submissions"] for f in correctness["failures"]], [1])
+        self.assertNotIn("unwritten", correctness["failures"][0]["shape"])
+        # A section-wide check is not attempted only where all the section's
+        # TODO exercises are left as given.
+        layout = [e.key for e in wbex.exercises() if e.section == "layout"
+                  and not e.worked_example]
+        doc = {"extra_data": {"untouched_files": layout[:-1]}}
+        self.assertFalse(gcr._untouched(doc, "layout"))
+        self.assertTrue(gcr._untouched({"extra_data": {"untouched_files": layout}}, "layout"))
+        self.assertFalse(gcr._untouched({"extra_data": {}}, "layout/setRowReadCol"))
 
     def test_the_most_missed_checks_come_first_and_each_folds(self):
         names = self.sample_class()
