@@ -9,6 +9,7 @@ submission, and gradebook.csv for a batch. The manual, docs/grading.md
 import argparse
 import os
 import pathlib
+import secrets
 import signal
 import sys
 import traceback
@@ -32,6 +33,7 @@ from grader import submission as gsub  # noqa: E402
 
 DEFAULT_WORK = ROOT / "build-grade" / "work"
 DEFAULT_RESULTS = ROOT / "build-grade" / "results"
+SEED_FILE = "seed"             # in --work: the inputs' seed of every grading there
 
 
 def parse_args(argv):
@@ -85,6 +87,9 @@ def parse_args(argv):
                          "checks (default 10800); "
                          "each test also has its CTest timeout, e.g. "
                          "--cmake-arg=-DWB_TIMEOUT_gpu=30 shortens the GPU tests'")
+    ap.add_argument("--seed", type=seed_value, metavar="N",
+                    help="seed of every test's random inputs (default: WB_SEED if set, else "
+                         "the one drawn once for --work and kept in WORK/seed)")
     ap.add_argument("--cmake-arg", action="append", default=[], metavar="ARG",
                     help="extra argument for configuring the grading build, e.g. "
                          "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90 (repeatable)")
@@ -143,6 +148,66 @@ def parse_args(argv):
     return args
 
 
+def seed_value(text):
+    """A seed as the tests read WB_SEED: a whole number that fits 64 bits."""
+    try:
+        value = int(text.strip())
+    except (ValueError, AttributeError):
+        value = -1
+    if not 0 <= value < 2 ** 64:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a seed (a whole number from 0 to "
+                                         f"{2 ** 64 - 1})")
+    return value
+
+
+def work_seed(work):
+    """The seed kept in WORK/seed, drawn (63 random bits) when there is none
+    yet. Made whole or not at all: written aside, then linked into place,
+    so two graders starting at once on one --work agree on it."""
+    path = pathlib.Path(work).resolve() / SEED_FILE
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        aside = path.with_name(f".{SEED_FILE}.{os.getpid()}")
+        aside.write_text(f"{secrets.randbits(63)}\n")
+        try:
+            os.link(aside, path)
+        except FileExistsError:
+            pass      # another grader drew it first: its seed stands
+        finally:
+            aside.unlink()
+    text = path.read_text()
+    try:
+        return seed_value(text)
+    except argparse.ArgumentTypeError:
+        raise SeedError(f"{path} holds {text.strip()!r}, not a seed: delete it (a new seed is "
+                        "drawn) or give --seed N") from None
+
+
+class SeedError(Exception):
+    pass
+
+
+def resolve_seed(args):
+    """Every test of this grading gets its random inputs from one seed (the
+    tests read WB_SEED), so a mistake that shows only on some inputs costs
+    every student who made it the same points, and grading a submission
+    again gives the same grade. From --seed, else WB_SEED, else WORK/seed,
+    which no student sees before grading (each failure message names the
+    seed afterwards: give a new round of grading a new seed)."""
+    if args.seed is None:
+        given = os.environ.get("WB_SEED", "").strip()
+        if given:
+            try:
+                args.seed = seed_value(given)
+            except argparse.ArgumentTypeError as err:
+                raise SeedError(f"WB_SEED: {err}") from None
+        else:
+            args.seed = work_seed(args.work)
+    # The test runs inherit it, and the result cache keys on it.
+    os.environ["WB_SEED"] = str(args.seed)
+    return args.seed
+
+
 def print_points(points):
     print(f"{points.path}: {len(points.checks)} checks, {points.max_score:g} points, "
           f"split {points.split}, missing exercises score {points.missing_exercise}")
@@ -158,6 +223,7 @@ def grading_argv(args):
             f"--test-jobs={args.test_jobs}", f"--build-timeout={args.build_timeout:g}",
             f"--suite-timeout={args.suite_timeout:g}"]
     argv += ["--no-cache"] * args.no_cache + ["--no-gpu"] * args.no_gpu
+    argv += [f"--seed={args.seed}"] if args.seed is not None else []
     return argv + [f"--cmake-arg={a}" for a in args.cmake_arg]
 
 
@@ -186,7 +252,7 @@ def make_grader(args, points, jobs, cpus=None):
                            build_jobs=max(1, (cpus or os.cpu_count() or 2) // jobs),
                            test_jobs=args.test_jobs, build_timeout=args.build_timeout,
                            suite_timeout=args.suite_timeout, cmake_args=tuple(args.cmake_arg),
-                           cache=not args.no_cache)
+                           cache=not args.no_cache, seed=resolve_seed(args))
     return grun.Grader(options)
 
 
@@ -256,6 +322,11 @@ def main(argv):
     if args.batch is None and not source.is_dir() and gsub.archive_kind(source) is None:
         print(f"workbook grade: {source.name}: unknown archive type (a submission is "
               f"{gsub.ACCEPTED})", file=sys.stderr)
+        return 2
+    try:
+        resolve_seed(args)
+    except SeedError as err:
+        print(f"workbook grade: {err}", file=sys.stderr)
         return 2
     if args.slurm:
         # The submitting host needs no CUDA: the tasks check their tools.

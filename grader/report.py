@@ -177,6 +177,8 @@ def results_document(grade, split):
                                                                   gs.STATE_NOT_GRADED)},
             "reference_files": sorted(grade.reference_files),
             "untouched_files": sorted(grade.untouched_files),
+            # The random inputs' seed: WB_SEED=<seed> replays this grading's tests.
+            "seed": None if grade.seed is None else str(grade.seed),
         },
     }
 
@@ -345,6 +347,9 @@ def summary_text(grade):
         # Outcomes of the same tests on the same exercise files, taken from
         # an earlier submission's run rather than measured again.
         lines.append(reused_line(grade) + " (the same test on the same exercise files).")
+    if grade.seed is not None:
+        lines.append(f"Random inputs from seed {grade.seed}: WB_SEED={grade.seed} ./workbook "
+                     "check EXERCISE replays them.")
     lines.append("")
     totals = grade.sections()
     if grade.status in ("empty", "error"):

@@ -34,6 +34,7 @@ class Options:
     suite_timeout: float = 3 * 3600.0
     cmake_args: tuple = ()
     cache: bool = True             # reuse test outcomes of identical earlier runs
+    seed: int = None               # of every test's random inputs (WB_SEED); None: each its own
 
     @property
     def cache_dir(self):
@@ -112,6 +113,7 @@ class Grader:
                                  f"internal grader error: {type(err).__name__}: {err}")
             grade.warnings.append(traceback.format_exc())
         grade.seconds = time.monotonic() - started
+        grade.seed = self.options.seed
         return grade
 
     def _failed(self, name, status, reason, notes=()):

@@ -212,6 +212,7 @@ class Grade:
     # file is the reference solution, byte for byte (the class report's reference ratios)
     untouched_files: list = dataclasses.field(default_factory=list)  # TODO exercises left
     # as given (absent, or the pristine starter): the class report counts them apart
+    seed: int = None              # of the tests' random inputs (WB_SEED), where one was fixed
 
     @property
     def score(self):
