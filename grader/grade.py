@@ -189,11 +189,11 @@ class SeedError(Exception):
 
 def resolve_seed(args):
     """Every test of this grading gets its random inputs from one seed (the
-    tests read WB_SEED), so a mistake that shows only on some inputs costs
-    every student who made it the same points, and grading a submission
-    again gives the same grade. From --seed, else WB_SEED, else WORK/seed,
-    which no student sees before grading (each failure message names the
-    seed afterwards: give a new round of grading a new seed)."""
+    tests read WB_SEED), so every submission meets the same inputs and a
+    failure can be replayed (a kernel that reads unwritten shared memory
+    still varies: docs/grading.md). From --seed, else WB_SEED, else
+    WORK/seed, which no student sees before grading (each failure message
+    names the seed afterwards: give a new round of grading a new seed)."""
     if args.seed is None:
         given = os.environ.get("WB_SEED", "").strip()
         if given:

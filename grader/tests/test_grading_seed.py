@@ -1,11 +1,8 @@
 """One seed for every test of a grading (grader/grade.py resolve_seed):
 --seed, else WB_SEED, else the seed kept in WORK/seed; it reaches the tests
 (WB_SEED), the Slurm tasks (--seed in their arguments), the result cache's
-key, results.json and summary.txt. Measured on an H200 before it: two
-gradings of one demo class gave two mutants different points (a
-reduceShfl that reads unwritten shared memory passed 11 of 15 correctness
-tests once and 7 of 15 the next time)."""
-import argparse
+key, results.json and summary.txt, so every submission meets the same
+inputs and a failure the grader saw can be replayed."""
 import contextlib
 import io
 import os
