@@ -9,7 +9,6 @@ submission, and gradebook.csv for a batch. The manual, docs/grading.md
 import argparse
 import os
 import pathlib
-import secrets
 import signal
 import sys
 import traceback
@@ -33,7 +32,6 @@ from grader import submission as gsub  # noqa: E402
 
 DEFAULT_WORK = ROOT / "build-grade" / "work"
 DEFAULT_RESULTS = ROOT / "build-grade" / "results"
-SEED_FILE = "seed"             # in --work: the inputs' seed of every grading there
 
 
 def parse_args(argv):
@@ -88,8 +86,8 @@ def parse_args(argv):
                          "each test also has its CTest timeout, e.g. "
                          "--cmake-arg=-DWB_TIMEOUT_gpu=30 shortens the GPU tests'")
     ap.add_argument("--seed", type=seed_value, metavar="N",
-                    help="seed of every test's random inputs (default: WB_SEED if set, else "
-                         "the one drawn once for --work and kept in WORK/seed)")
+                    help="one seed for every test's random inputs, recorded in results.json "
+                         "(default: WB_SEED if set, else each test draws its own)")
     ap.add_argument("--cmake-arg", action="append", default=[], metavar="ARG",
                     help="extra argument for configuring the grading build, e.g. "
                          "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90 (repeatable)")
@@ -160,49 +158,24 @@ def seed_value(text):
     return value
 
 
-def work_seed(work):
-    """The seed kept in WORK/seed, drawn (63 random bits) when there is none
-    yet. Made whole or not at all: written aside, then linked into place,
-    so two graders starting at once on one --work agree on it."""
-    path = pathlib.Path(work).resolve() / SEED_FILE
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        aside = path.with_name(f".{SEED_FILE}.{os.getpid()}")
-        aside.write_text(f"{secrets.randbits(63)}\n")
-        try:
-            os.link(aside, path)
-        except FileExistsError:
-            pass      # another grader drew it first: its seed stands
-        finally:
-            aside.unlink()
-    text = path.read_text()
-    try:
-        return seed_value(text)
-    except argparse.ArgumentTypeError:
-        raise SeedError(f"{path} holds {text.strip()!r}, not a seed: delete it (a new seed is "
-                        "drawn) or give --seed N") from None
-
-
 class SeedError(Exception):
     pass
 
 
 def resolve_seed(args):
-    """Every test of this grading gets its random inputs from one seed (the
-    tests read WB_SEED), so every submission meets the same inputs and a
-    failure can be replayed (a kernel that reads unwritten shared memory
-    still varies: docs/grading.md). From --seed, else WB_SEED, else
-    WORK/seed, which no student sees before grading (each failure message
-    names the seed afterwards: give a new round of grading a new seed)."""
+    """The one seed of every test's random inputs (the tests read WB_SEED),
+    from --seed, else WB_SEED; None where neither is given, and then each
+    test draws its own. No seed is fixed by default: every failure message
+    names its seed, so a student who saw one grading's inputs could hand in
+    outputs made for them if the next grading used the same seed."""
     if args.seed is None:
         given = os.environ.get("WB_SEED", "").strip()
-        if given:
-            try:
-                args.seed = seed_value(given)
-            except argparse.ArgumentTypeError as err:
-                raise SeedError(f"WB_SEED: {err}") from None
-        else:
-            args.seed = work_seed(args.work)
+        if not given:
+            return None
+        try:
+            args.seed = seed_value(given)
+        except argparse.ArgumentTypeError as err:
+            raise SeedError(f"WB_SEED: {err}") from None
     # The test runs inherit it, and the result cache keys on it.
     os.environ["WB_SEED"] = str(args.seed)
     return args.seed
