@@ -19,8 +19,11 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
+# option(), set(... CACHE ...), and the result variable of find_path() and
+# its kin, which is a cache entry a -D may set (a library's location).
 DECLARATION_RES = (re.compile(r"\boption\(\s*([A-Za-z_][A-Za-z0-9_]*)"),
-                   re.compile(r"\bset\(\s*([A-Za-z_][A-Za-z0-9_]*)\s[^)]*?\bCACHE\b"))
+                   re.compile(r"\bset\(\s*([A-Za-z_][A-Za-z0-9_]*)\s[^)]*?\bCACHE\b"),
+                   re.compile(r"\bfind_(?:path|library|program|file)\(\s*([A-Za-z_][A-Za-z0-9_]*)"))
 # -DNAME=..., -DNAME:TYPE=...: a cache variable set on a cmake command line
 # (a compiler's -DMACRO without '=' is not matched).
 PASSED_RE = re.compile(r"-D([A-Za-z_][A-Za-z0-9_]*)(?::[A-Z]+)?=")
