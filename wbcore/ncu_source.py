@@ -12,10 +12,12 @@ reads it). The source page prints them per line of CUDA source when it
 is asked for the CUDA and the SASS view together:
 
   ncu --section SourceCounters --page source --print-source cuda,sass --csv \\
-      -k regex:'(^|::)setRowReadCol$' -c 1 build/bin/wb_run layout/setRowReadCol
+      -k regex:'(^|::)setRowReadCol$' -c 1 --log-file PAGE build/bin/wb_run layout/setRowReadCol
 
 (source_command builds this line; --print-source cuda alone prints the
-source without a metric column). The page is a CSV table per function,
+source without a metric column). The page is read from the file PAGE
+alone: the runner's stdout also carries what the kernel prints, and a
+kernel could print rows shaped like the page's. The page is a CSV table per function,
 after rows that name the file and the function:
 
   "File Path","/home/student/workbook/starter/layout/setRowReadCol.cu"
@@ -61,14 +63,18 @@ class SourceLine:
     excessive: float
 
 
-def source_command(ncu, runner, kernel, function_name):
+def source_command(ncu, runner, kernel, function_name, log_file=None):
     """The ncu command line that prints the source page of the launch of
     `function_name` (the kernel's name without its namespaces) by
-    `runner kernel`."""
+    `runner kernel`, into log_file when given (ncu's lines and the page go
+    there; the runner's output stays on stdout)."""
     pattern = f"regex:(^|::){re.escape(function_name)}$"
-    return [ncu, "--section", SECTION, "--page", "source", "--print-source", "cuda,sass",
-            "--csv",
-            "-k", pattern, "-c", "1", runner, kernel]
+    cmd = [ncu, "--section", SECTION, "--page", "source", "--print-source", "cuda,sass",
+           "--csv",
+           "-k", pattern, "-c", "1"]
+    if log_file:
+        cmd += ["--log-file", log_file]
+    return cmd + [runner, kernel]
 
 
 def _number(text):

@@ -3,13 +3,30 @@
 Both tools may be missing or unable to work on a machine (no permission to
 read GPU counters, an unsupported device). Such cases raise ToolUnavailable
 with the reason, which the checks report as a skip, never as a pass.
+
+The tools report through a file, never through the runner's stdout: the
+runner's stdout also carries whatever the student's kernel prints (device
+printf), and a kernel that printed a CSV row shaped like Nsight Compute's
+table, or lines shaped like compute-sanitizer's "=========" records, would
+otherwise be read as the tool's result. Each run gets a fresh folder that
+only this process may enter (tempfile.mkdtemp: mode 0700, a new random
+name); ncu and compute-sanitizer write there with --log-file, and only that
+file is parsed for measurements and findings. The runner's stdout is read
+only for the harness's verdict ("WRONG ...", "CUDA ERROR ..."), which a
+kernel can only add to (making its check fail), and its exit status (0
+right, 1 wrong, 3 CUDA error, 77 no GPU, 124 timed out; chosen by the
+harness, tests/runner/runner.cu) is passed through by both tools.
 """
+import contextlib
 import csv
+import dataclasses
 import io
 import os
+import pathlib
 import re
 import shutil
 import subprocess
+import tempfile
 
 SKIP = 77
 
@@ -44,6 +61,42 @@ class ToolUnavailable(RuntimeError):
     pass
 
 
+# The runner's exit statuses that say its kernel failed (tests/runner/runner.cu).
+RUNNER_FAILURES = {1: "gave a wrong result", 3: "hit a CUDA error", 124: "never returned"}
+
+
+def runner_problem(runner_exit, app_output):
+    """Why the run of the kernel failed, from the harness's own signals (its
+    exit status, its WRONG / CUDA ERROR / TIMEOUT line), or None. A kernel's
+    printf can add such a line but never remove the harness's."""
+    said = [l.strip() for l in app_output.splitlines()
+            if l.startswith(("WRONG ", "CUDA ERROR ", "TIMEOUT "))]
+    if said:
+        return "\n".join(said)
+    if runner_exit in RUNNER_FAILURES:
+        return f"the kernel {RUNNER_FAILURES[runner_exit]} (runner exit {runner_exit})"
+    return None
+
+
+@contextlib.contextmanager
+def private_folder(prefix):
+    """A new folder only this user may enter (mkdtemp: mode 0700, a random
+    name no other process can have prepared), removed afterwards: where a
+    tool writes the report this process reads."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _read_report(path):
+    try:
+        return pathlib.Path(path).read_text(errors="replace")
+    except OSError:
+        return ""
+
+
 def find_tool(name):
     path = shutil.which(name)
     if path is None:
@@ -56,20 +109,52 @@ def find_tool(name):
     return path
 
 
-def _run_ncu(cmd, timeout, what):
-    """Runs an ncu command line; returns (the process, its stdout and stderr).
-    RuntimeError when it does not finish in time, ToolUnavailable when it may
-    not read the GPU's counters."""
+def _run_ncu(cmd, timeout, what, log):
+    """Runs an ncu command line that writes its report to `log`; returns (the
+    process, the report's text). The diagnostics looked for are ncu's own
+    lines, so they are read from the report, or from ncu's stderr when it
+    stopped before opening the report. RuntimeError when it does not finish
+    in time, ToolUnavailable when it may not read the GPU's counters."""
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise RuntimeError(f"{what} did not finish within {timeout} s")
-    text = proc.stdout + proc.stderr
-    if "ERR_NVGPUCTRPERM" in text:
+    report = _read_report(log)
+    if "ERR_NVGPUCTRPERM" in (report if report.strip() else proc.stderr):
         raise ToolUnavailable("ncu may not read the GPU's performance counters here "
                               "(ERR_NVGPUCTRPERM): run as root or allow profiling for all "
                               "users (NVreg_RestrictProfilingToAdminUsers=0)")
-    return proc, text
+    return proc, report
+
+
+def _diagnostics(proc, report):
+    """ncu's own messages: the report, or its stderr when it wrote no report."""
+    return report if report.strip() else proc.stderr
+
+
+def _last_line(text, fallback):
+    lines = [l for l in text.strip().splitlines() if l.strip()]
+    return lines[-1].strip() if lines else fallback
+
+
+def read_raw_page(report):
+    """(header, data rows) of the raw page's CSV table in an ncu report: the
+    first quoted row naming "Kernel Name" is the header, the row after it
+    holds the units, the rows after that with as many fields are the
+    launches. ([], []) when the report holds no such table."""
+    rows = list(csv.reader(io.StringIO(
+        "\n".join(l for l in report.splitlines() if l.startswith('"')))))
+    for i, row in enumerate(rows):
+        if "Kernel Name" in row:
+            return row, [r for r in rows[i + 2:] if len(r) == len(row)]
+    return [], []
+
+
+@dataclasses.dataclass
+class Profile:
+    values: dict        # {key: value} of the metrics asked for
+    app_output: str     # the runner's stdout: the harness's lines and the kernel's printf
+    runner_exit: int    # ncu's exit status: the runner's, which ncu passes on
 
 
 def profile(runner, kernel, qualified_name, metrics, timeout=120, unknown_metric_skips=False):
@@ -77,28 +162,40 @@ def profile(runner, kernel, qualified_name, metrics, timeout=120, unknown_metric
     output) for the launch of the kernel named qualified_name. With
     unknown_metric_skips, a metric this ncu or GPU does not know raises
     ToolUnavailable naming it (for metrics not yet verified on every GPU)."""
+    run = profile_run(runner, kernel, qualified_name, metrics, timeout, unknown_metric_skips)
+    return run.values, run.app_output
+
+
+def profile_run(runner, kernel, qualified_name, metrics, timeout=120,
+                unknown_metric_skips=False):
+    """profile(), returning a Profile that also holds the runner's exit status."""
     ncu = find_tool("ncu")
-    cmd = [ncu, "--csv", "--page", "raw", "--metrics", ",".join(metrics.values()), runner, kernel]
-    proc, text = _run_ncu(cmd, timeout, "ncu")
-    if "LibraryNotLoaded" in text or "Failed to initialize the profiler" in text:
+    with private_folder("wb-ncu-") as folder:
+        log = os.path.join(folder, "ncu.log")
+        cmd = [ncu, "--csv", "--page", "raw", "--metrics", ",".join(metrics.values()),
+               "--log-file", log, runner, kernel]
+        proc, report = _run_ncu(cmd, timeout, "ncu", log)
+    said = _diagnostics(proc, report)
+    if "LibraryNotLoaded" in said or "Failed to initialize the profiler" in said:
         raise ToolUnavailable("ncu could not initialise its profiler on this machine: "
-                              + text.strip().splitlines()[-1])
+                              + _last_line(said, f"exit {proc.returncode}"))
     if unknown_metric_skips:
-        for line in text.splitlines():
+        for line in said.splitlines():
             if "ERROR" in line and "metric" in line.lower() and any(
                     m in line for m in metrics.values()):
                 raise ToolUnavailable("ncu does not know a metric of this check on this GPU: "
                                       + line.strip())
-    if proc.returncode == SKIP or "skipped:" in proc.stdout and "==PROF==" not in text:
+    app_output = proc.stdout.strip()
+    if proc.returncode == SKIP or "skipped:" in app_output and "==PROF==" not in report:
         raise ToolUnavailable("the runner reports no usable GPU")
-    rows = [l for l in proc.stdout.splitlines() if l.startswith('"')]
-    if not rows:
-        raise RuntimeError(f"ncu produced no metrics (exit {proc.returncode}):\n{text[-2000:]}")
-    table = list(csv.reader(io.StringIO("\n".join(rows))))
-    header, data = table[0], table[2:]  # row 1 holds the units
+    header, data = read_raw_page(report)
+    if not header:
+        raise RuntimeError(f"ncu produced no metrics (exit {proc.returncode}):\n"
+                           f"{said[-2000:]}\n{app_output[-1000:]}".rstrip())
+    missing = [m for m in metrics.values() if m not in header]
+    if missing:
+        raise RuntimeError(f"ncu's table has no column {', '.join(missing)}")
     name_col = header.index("Kernel Name")
-    app_output = "\n".join(l for l in proc.stdout.splitlines() if not l.startswith('"')
-                           and not l.startswith("==PROF=="))
     # ncu shortens scopes in the names it prints ("layout::setRowReadCol(int *)"
     # for wb::layout::square::setRowReadCol); the runner launches one workbook
     # kernel per process, so the function's own name identifies it.
@@ -110,7 +207,7 @@ def profile(runner, kernel, qualified_name, metrics, timeout=120, unknown_metric
             for key, metric in metrics.items():
                 raw = row[header.index(metric)].replace(",", "")
                 values[key] = float(raw) if raw not in ("", "n/a") else 0.0
-            return values, app_output
+            return Profile(values, app_output, proc.returncode)
     names = sorted({r[name_col] for r in data})
     raise RuntimeError(f"ncu saw no launch of {qualified_name}; it saw: {names}\n{app_output}")
 
@@ -118,15 +215,19 @@ def profile(runner, kernel, qualified_name, metrics, timeout=120, unknown_metric
 def source_page(runner, kernel, qualified_name, timeout=180):
     """Nsight Compute's source page (SourceCounters, per CUDA source line, as
     CSV) for the launch of qualified_name by `runner kernel`: the text
-    wbcore/ncu_source.py reads. ToolUnavailable where ncu cannot profile."""
+    wbcore/ncu_source.py reads, from ncu's report file alone (what the
+    kernel prints never reaches it). ToolUnavailable where ncu cannot
+    profile."""
     from wbcore import ncu_source
-    cmd = ncu_source.source_command(find_tool("ncu"), runner, kernel,
-                                    qualified_name.split("::")[-1])
-    proc, text = _run_ncu(cmd, timeout, "ncu's source page")
-    if proc.returncode != 0 and not any(l.startswith('"') for l in proc.stdout.splitlines()):
-        last = text.strip().splitlines()[-1] if text.strip() else f"exit {proc.returncode}"
+    with private_folder("wb-ncu-source-") as folder:
+        log = os.path.join(folder, "ncu-source.log")
+        cmd = ncu_source.source_command(find_tool("ncu"), runner, kernel,
+                                        qualified_name.split("::")[-1], log_file=log)
+        proc, report = _run_ncu(cmd, timeout, "ncu's source page", log)
+    if proc.returncode != 0 and not any(l.startswith('"') for l in report.splitlines()):
+        last = _last_line(_diagnostics(proc, report), f"exit {proc.returncode}")
         raise RuntimeError(f"ncu could not print the source page: {last}")
-    return text
+    return report
 
 
 def exercise_file(runner, kernel, shown="starter"):
@@ -153,8 +254,10 @@ def source_dirs(values):
 SANITIZER_TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
 
 
-def sanitize_command(runner, kernel, tool):
-    """The compute-sanitizer command line of one tool on one runner launch.
+def sanitize_command(runner, kernel, tool, log_file=None):
+    """The compute-sanitizer command line of one tool on one runner launch,
+    writing its report to log_file when given (the runner's output stays on
+    stdout).
 
     The modules are compiled with -lineinfo, so each finding's "at" line
     names the source file and line (wbcore/sanitizer_report.py reads them).
@@ -170,26 +273,51 @@ def sanitize_command(runner, kernel, tool):
            "--print-limit", "20", "--show-backtrace", "device"]
     if tool == "racecheck":
         cmd += ["--racecheck-report", "analysis"]
+    if log_file:
+        cmd += ["--log-file", log_file]
     return cmd + [runner, kernel]
+
+
+# Words of the "=========" lines that report a finding (not the banner, not
+# the summary).
+_FINDING_WORDS = ("Invalid", "Race", "race", "Barrier", "Uninitialized", "hazard", "Misaligned",
+                  "Out-of-range", "out of bounds", "Divergent")
+
+
+@dataclasses.dataclass
+class Sanitized:
+    findings: list      # the report's "=========" lines that name a finding
+    runner_exit: int    # 99 when the tool found something, else the runner's own
+    report: str         # compute-sanitizer's report (its --log-file), nothing else
+    app_output: str     # the runner's stdout and stderr: the harness's lines, the kernel's printf
 
 
 def sanitize(runner, kernel, tool, timeout=300):
     """Run `runner kernel` under compute-sanitizer --tool TOOL. Returns
-    (findings, runner_exit, output): findings is a list of hazard lines
-    (sanitizer_report.explain(output) tells them at the line)."""
-    cmd = sanitize_command(runner, kernel, tool)
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise RuntimeError(f"compute-sanitizer --tool {tool} did not finish within {timeout} s")
-    out = proc.stdout + proc.stderr
-    if "Device not supported" in out or "Unable to find injection library" in out:
+    (findings, runner_exit, report): findings is a list of hazard lines
+    (sanitizer_report.explain(report) tells them at the line); the report is
+    the tool's alone."""
+    run = sanitize_run(runner, kernel, tool, timeout)
+    return run.findings, run.runner_exit, run.report
+
+
+def sanitize_run(runner, kernel, tool, timeout=300):
+    """sanitize(), returning a Sanitized that also holds the runner's output."""
+    with private_folder("wb-sanitizer-") as folder:
+        log = os.path.join(folder, f"{tool}.log")
+        cmd = sanitize_command(runner, kernel, tool, log_file=log)
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError(f"compute-sanitizer --tool {tool} did not finish within "
+                               f"{timeout} s")
+        report = _read_report(log)
+    said = report if report.strip() else proc.stderr
+    if "Device not supported" in said or "Unable to find injection library" in said:
         raise ToolUnavailable("compute-sanitizer cannot work on this device: "
-                              + out.strip().splitlines()[0])
-    keywords = ("Invalid", "Race", "race", "Barrier", "Uninitialized", "hazard", "Misaligned",
-                "Out-of-range", "out of bounds", "Divergent")
-    findings = [l.strip() for l in out.splitlines()
+                              + said.strip().splitlines()[0])
+    findings = [l.strip() for l in report.splitlines()
                 if l.startswith("=========") and "SUMMARY" not in l
-                and any(k in l for k in keywords)]
-    runner_exit = proc.returncode
-    return findings, runner_exit, out
+                and any(k in l for k in _FINDING_WORDS)]
+    app_output = (proc.stdout + proc.stderr).strip()
+    return Sanitized(findings, proc.returncode, report, app_output)

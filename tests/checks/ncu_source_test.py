@@ -3,8 +3,11 @@
 (wbcore/ncu_source.py), on texts of the page's shape
 (tests/checks/data/ncu_source/): the pages an H100 printed, the CUDA and SASS view,
 a page without the column, and ncu's error; then the profile check's
-message end to end with stand-in ncu and runner. Runs on the host."""
+message end to end with stand-in ncu and runner, which also show that only
+ncu's report file is read: a table or page the kernel prints on the
+runner's stdout changes nothing. Runs on the host."""
 import pathlib
+import shutil
 import sys
 import tempfile
 import unittest
@@ -66,51 +69,80 @@ class SourcePage(unittest.TestCase):
 
     def test_command(self):
         cmd = ncu_source.source_command("ncu", "wb_run", "layout/setRowReadCol",
-                                        "setRowReadCol")
+                                        "setRowReadCol", log_file="/tmp/x/page.log")
         self.assertEqual(cmd[:9], ["ncu", "--section", "SourceCounters", "--page", "source",
                                    "--print-source", "cuda,sass", "--csv", "-k"])
         self.assertEqual(cmd[9], "regex:(^|::)setRowReadCol$")
+        self.assertEqual(cmd[-4:], ["--log-file", "/tmp/x/page.log", "wb_run",
+                                    "layout/setRowReadCol"])
+
+
+METRIC_NAMES = ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                "smsp__inst_executed_op_shared_ld.sum",
+                "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+                "smsp__inst_executed_op_shared_st.sum",
+                "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+                "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+                "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"]
+
+
+def raw_page(load_wavefronts, extra_columns=()):
+    """ncu's raw page (--csv --page raw) for one launch of setRowReadCol
+    whose 32 load requests took `load_wavefronts` wavefronts; extra_columns
+    are more metric columns put first, as ncu prints every raw metric into
+    a --log-file."""
+    names = list(extra_columns) + METRIC_NAMES
+    values = ["7"] * len(extra_columns) + [str(load_wavefronts), "32", "32", "32", "0", "0",
+                                           "128", "32"]
+    return ('"ID","Process ID","Kernel Name",' + ",".join(f'"{n}"' for n in names) + "\n"
+            + '"","","",' + ",".join('""' for _ in names) + "\n"
+            + '"0","4242","wb::layout::square::setRowReadCol(int *)",'
+            + ",".join(f'"{v}"' for v in values) + "\n")
 
 
 class ProfileCheckMessage(unittest.TestCase):
-    """tests/checks/profile_check.py with a stand-in ncu: its metrics say 32
-    wavefronts per load request; its source page is `page`."""
+    """tests/checks/profile_check.py with a stand-in ncu that writes its
+    report (metrics, or the source page `page`) into the --log-file it is
+    given, as ncu does; the runner's output goes to stdout, with whatever
+    the kernel printed (`printed`)."""
 
-    def run_check(self, page):
-        names = ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-                 "smsp__inst_executed_op_shared_ld.sum",
-                 "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-                 "smsp__inst_executed_op_shared_st.sum",
-                 "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-                 "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-                 "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-                 "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"]
-        values = ["1024", "32", "32", "32", "0", "0", "128", "32"]
-        metrics = ('"ID","Kernel Name",' + ",".join(f'"{n}"' for n in names) + "\n"
-                   + '"","",' + ",".join('""' for _ in names) + "\n"
-                   + '"0","wb::layout::square::setRowReadCol(int *)",'
-                   + ",".join(f'"{v}"' for v in values) + "\n")
-        ncu = f"""\
+    def run_check(self, page, report=None, printed="", exit_status=0, forged_page=None):
+        notes = pathlib.Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, notes, True)
+        ncu = stand_in.find_log(notes) + f"""\
             case "$*" in
-              *"--page source"*) cat {page}; exit 0;;
-              *) cat {{dir}}/metrics.csv; echo "layout/setRowReadCol: ok"; exit 0;;
+              *"--page source"*) cat {page} > "$log"
+                                 {f'cat {forged_page}' if forged_page else ''}
+                                 exit 0;;
+              *) cat {{dir}}/metrics.csv > "$log"
+                 echo "==PROF== Disconnected from process 4242" >> "$log"
+                 cat {{dir}}/printed.txt
+                 exit {exit_status};;
             esac
             """
-        return stand_in.run_check(
+        proc = stand_in.run_check(
             "profile_check.py", {"ncu": ncu}, "layout/setRowReadCol",
             ["--kernel", "layout/setRowReadCol", "--name", "wb::layout::square::setRowReadCol",
              "--load", "1", "--store", "1",
              "--source-dir", "/home/student/workbook/starter=starter"],
-            files={"metrics.csv": metrics})
+            files={"metrics.csv": report if report is not None else raw_page(1024),
+                   "printed.txt": printed})
+        self.modes = (notes / "modes").read_text().split() if (notes / "modes").exists() else []
+        self.logs = (notes / "logs").read_text().split() if (notes / "logs").exists() else []
+        return proc
+
+    def student_page(self, tmp):
+        page = pathlib.Path(tmp) / "page.txt"
+        page.write_text(text("h100_cuda_sass_view.txt").replace(
+            "/work/main/tests/mutants/layout/setRowReadColDynPad__padding_unused.cu",
+            "/home/student/workbook/starter/layout/setRowReadCol.cu"))
+        return page
 
     def test_lines_follow_the_failure(self):
         # The H100's page, as if the student's own file had been profiled.
         with tempfile.TemporaryDirectory() as tmp:
-            page = pathlib.Path(tmp) / "page.txt"
-            page.write_text(text("h100_cuda_sass_view.txt").replace(
-                "/work/main/tests/mutants/layout/setRowReadColDynPad__padding_unused.cu",
-                "/home/student/workbook/starter/layout/setRowReadCol.cu"))
-            proc = self.run_check(page)
+            proc = self.run_check(self.student_page(tmp))
         self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
         lines = proc.stdout.splitlines()
         self.assertTrue(lines[0].startswith("FAILED layout/setRowReadCol: shared load wavefronts "
@@ -125,6 +157,65 @@ class ProfileCheckMessage(unittest.TestCase):
         self.assertIn("  (the lines of the conflicting accesses are not available: ncu printed "
                       "no source table", proc.stdout)
         self.assertTrue(proc.stdout.startswith("FAILED layout/setRowReadCol: shared load"))
+
+    def test_forged_table_on_stdout_is_not_read(self):
+        # A kernel with a 32-way conflict that printf's a whole table of its
+        # own (header, units, a row claiming 1 wavefront per request) before
+        # ncu's: measured on an H100, the table it forged used to be read.
+        with tempfile.TemporaryDirectory() as tmp:
+            proc = self.run_check(self.student_page(tmp), printed=raw_page(32) + "ok\n")
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertTrue(proc.stdout.startswith("FAILED layout/setRowReadCol: shared load "
+                                               "wavefronts per request 32.00"), proc.stdout)
+
+    def test_forged_row_cannot_fail_a_right_kernel(self):
+        proc = self.run_check(DATA / "no_column.txt", report=raw_page(32),
+                              printed=raw_page(1024) + "layout/setRowReadCol: ok\n")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn("shared load wavefronts per request 1.00 = expected 1.00", proc.stdout)
+
+    def test_columns_found_by_name_among_all_raw_metrics(self):
+        # With --log-file, the raw page holds every raw metric, in ncu's order.
+        report = raw_page(32, extra_columns=["dram__bytes_read.sum", "sm__cycles_elapsed.avg"])
+        proc = self.run_check(DATA / "no_column.txt", report=report)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+
+    def test_forged_source_page_on_stdout_is_not_read(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            forged = pathlib.Path(tmp) / "forged.txt"
+            forged.write_text(text("h100_cuda_sass_view.txt").replace('"17"', '"99"'))
+            proc = self.run_check(self.student_page(tmp), forged_page=forged)
+        self.assertIn("  where: starter/layout/setRowReadCol.cu:17: 992 excess", proc.stdout)
+        self.assertNotIn(":99:", proc.stdout)
+
+    def test_reports_in_private_folders_removed_after(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.run_check(self.student_page(tmp))
+        self.assertEqual(len(self.logs), 2, self.logs)   # the metrics, then the source page
+        self.assertEqual(self.modes, ["700", "700"])
+        for log in self.logs:
+            self.assertFalse(pathlib.Path(log).parent.exists(), log)
+
+    def test_runner_exit_status_fails_the_check(self):
+        # The runner's exit status (passed on by ncu) says the kernel was
+        # wrong even where its WRONG line is not read.
+        proc = self.run_check(DATA / "no_column.txt", report=raw_page(32), exit_status=1)
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn("must be correct before its bank behaviour is graded:\n"
+                      "the kernel gave a wrong result (runner exit 1)", proc.stdout)
+
+    def test_wrong_line_fails_the_check(self):
+        proc = self.run_check(DATA / "no_column.txt", report=raw_page(32),
+                              printed="WRONG layout/setRowReadCol: 3 of 1024 wrong\n",
+                              exit_status=1)
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn("WRONG layout/setRowReadCol: 3 of 1024 wrong", proc.stdout)
+
+    def test_no_report_says_why(self):
+        proc = self.run_check(DATA / "no_column.txt", report="==ERROR== something failed\n")
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn("ncu produced no metrics", proc.stdout)
+        self.assertIn("==ERROR== something failed", proc.stdout)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,11 @@ message goes on with the lines of the exercise's file whose shared-memory
 instructions took excess wavefronts, from Nsight Compute's source page
 (wbcore/ncu_source.py; one more ncu run); where that page cannot be had,
 it says why and keeps the message without lines.
+
+Nsight Compute's measurements are read from its report file alone
+(wbcore/nsight.py): whatever the kernel prints, a forged CSV row included,
+stays in the runner's output, which is read only for the harness's verdict
+(with the runner's exit status).
 """
 import argparse
 import pathlib
@@ -50,16 +55,18 @@ def main():
     try:
         metrics = dict(nsight.SHARED_METRICS)
         metrics.update(nsight.GLOBAL_METRICS)
-        values, app = nsight.profile(args.runner, args.kernel, args.name, metrics)
+        run = nsight.profile_run(args.runner, args.kernel, args.name, metrics)
     except nsight.ToolUnavailable as err:
         print(f"skipped: {err}")
         return nsight.SKIP
     except RuntimeError as err:
         print(f"FAILED {args.kernel}: {err}")
         return 1
-    if "WRONG" in app or "CUDA ERROR" in app:
+    values = run.values
+    problem = nsight.runner_problem(run.runner_exit, run.app_output)
+    if problem:
         print(f"FAILED {args.kernel}: the kernel must be correct before its bank behaviour "
-              f"is graded:\n{app.strip()}")
+              f"is graded:\n{problem}")
         return 1
     failed = False
     conflicts = False
@@ -123,8 +130,8 @@ def check_constant(args):
         print(f"FAILED {args.kernel}: --constant-passes needs --constant-requests")
         return 1
     try:
-        values, app = nsight.profile(args.runner, args.kernel, args.name,
-                                     nsight.CONSTANT_METRICS, unknown_metric_skips=True)
+        run = nsight.profile_run(args.runner, args.kernel, args.name,
+                                 nsight.CONSTANT_METRICS, unknown_metric_skips=True)
     except nsight.ToolUnavailable as err:
         print(f"skipped: {err} (the constant-cache check needs the metric "
               f"{nsight.CONSTANT_METRICS['idc_requests']})")
@@ -132,9 +139,11 @@ def check_constant(args):
     except RuntimeError as err:
         print(f"FAILED {args.kernel}: {err}")
         return 1
-    if "WRONG" in app or "CUDA ERROR" in app:
+    values = run.values
+    problem = nsight.runner_problem(run.runner_exit, run.app_output)
+    if problem:
         print(f"FAILED {args.kernel}: the kernel must be correct before its constant-cache "
-              f"behaviour is graded:\n{app.strip()}")
+              f"behaviour is graded:\n{problem}")
         return 1
     measured = values["idc_requests"] / args.constant_requests
     expected = args.constant_passes

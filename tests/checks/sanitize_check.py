@@ -12,6 +12,10 @@ prints, for a kernel with a race, e.g.
   FAILED reduction/reduceSmem: racecheck reports 40 hazards:
     starter/reduction/reduceSmem.cu:41 writes, :42 reads: 40 hazards between lanes of one warp
       usual fix: a __syncwarp() between the warp-level steps ...
+
+Findings are read from compute-sanitizer's report file alone
+(wbcore/nsight.py); "=========" lines the kernel prints stay in the
+runner's output, which is shown only when the run itself failed.
 """
 import argparse
 import pathlib
@@ -58,7 +62,7 @@ def main():
     failed = False
     for tool in args.tools.split(","):
         try:
-            findings, rc, out = nsight.sanitize(args.runner, args.kernel, tool)
+            run = nsight.sanitize_run(args.runner, args.kernel, tool)
         except nsight.ToolUnavailable as err:
             print(f"skipped: {err}")
             return nsight.SKIP
@@ -66,8 +70,13 @@ def main():
             print(f"FAILED {args.kernel}: {err}")
             failed = True
             continue
+        findings, rc, out = run.findings, run.runner_exit, run.report
         if rc == nsight.SKIP:
-            print(f"skipped: {out.strip().splitlines()[-1] if out.strip() else 'no GPU'}")
+            said = run.app_output.strip().splitlines()
+            reason = said[-1] if said else "no GPU"
+            if reason.startswith("skipped: "):
+                reason = reason[len("skipped: "):]
+            print(f"skipped: {reason}")
             return nsight.SKIP
         if findings or rc == 99:
             if candidates is None:
@@ -86,7 +95,8 @@ def main():
         elif rc != 0:
             what = {1: "gave a wrong result", 124: "never returned"}.get(rc, "failed")
             print(f"FAILED {args.kernel}: under {tool} the kernel {what} (exit {rc}):")
-            print("  " + "\n  ".join(l for l in out.splitlines() if l.strip())[-1500:])
+            shown = (run.app_output + "\n" + out).splitlines()
+            print("  " + "\n  ".join(l for l in shown if l.strip())[-1500:])
             failed = True
             if rc == 124:
                 break  # the other tools would wait just as long

@@ -3,9 +3,14 @@
 on texts in the tool's formats (tests/checks/data/sanitizer/): racecheck's
 analysis and hazard records, old and new location syntax, memcheck,
 synccheck and initcheck, a module without line information, and paths
-from elsewhere shown as the student knows them. Runs on the host."""
+from elsewhere shown as the student knows them; then the sanitize check
+end to end with a stand-in compute-sanitizer, which also shows that only
+the tool's report file is read: "=========" lines the kernel prints on the
+runner's stdout change nothing. Runs on the host."""
 import pathlib
+import shutil
 import sys
+import tempfile
 import unittest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -163,22 +168,43 @@ class OtherTools(unittest.TestCase):
         self.assertEqual(findings[0].accesses, [])
 
 
+# What a kernel could printf to forge compute-sanitizer's verdict: a clean
+# summary, and a finding of a race that is not there.
+FORGED_CLEAN = ("========= COMPUTE-SANITIZER\n"
+                "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n"
+                "========= ERROR SUMMARY: 0 errors\n")
+FORGED_RACE = ("========= Error: Race reported between Write access at k(int *)+0x10 in "
+               "/home/student/workbook/starter/reduction/reduceSmem.cu:7\n"
+               "=========     and Read access at k(int *)+0x20 in "
+               "/home/student/workbook/starter/reduction/reduceSmem.cu:8 [999 hazards]\n")
+
+
 class SanitizeCheckMessage(unittest.TestCase):
     """tests/checks/sanitize_check.py end to end, with a stand-in
-    compute-sanitizer that prints a report of this folder and a stand-in
-    runner that lists one kernel: the failure message names the lines."""
+    compute-sanitizer that writes a report of this folder into the
+    --log-file it is given (as compute-sanitizer does) and a stand-in
+    runner that lists one kernel: the failure message names the lines.
+    What the runner prints (`printed`: the harness's lines and the kernel's
+    printf) goes to stdout and is never read as the tool's report."""
 
-    def run_check(self, report, tools):
-        sanitizer = f"""\
+    def run_check(self, report, tools, printed="", racecheck_exit=99, others_exit=0):
+        notes = pathlib.Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, notes, True)
+        sanitizer = stand_in.find_log(notes) + f"""\
+            cat {{dir}}/printed.txt
             case "$*" in
-              *"--tool racecheck"*) cat {DATA / report}; exit 99;;
-              *) echo "========= ERROR SUMMARY: 0 errors"; exit 0;;
+              *"--tool racecheck"*) cat {DATA / report} > "$log"; exit {racecheck_exit};;
+              *) echo "========= ERROR SUMMARY: 0 errors" > "$log"; exit {others_exit};;
             esac
             """
-        return stand_in.run_check(
+        proc = stand_in.run_check(
             "sanitize_check.py", {"compute-sanitizer": sanitizer}, "reduction/reduceSmem",
             ["--kernel", "reduction/reduceSmem", "--tools", tools,
-             "--source-dir", "/home/student/workbook/starter=starter"])
+             "--source-dir", "/home/student/workbook/starter=starter"],
+            files={"printed.txt": printed})
+        self.modes = (notes / "modes").read_text().split() if (notes / "modes").exists() else []
+        self.logs = (notes / "logs").read_text().split() if (notes / "logs").exists() else []
+        return proc
 
     def test_race_message(self):
         proc = self.run_check("racecheck_analysis.txt", "memcheck,racecheck")
@@ -195,6 +221,46 @@ class SanitizeCheckMessage(unittest.TestCase):
         self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
         self.assertIn("racecheck reports 1 finding(s):", proc.stdout)
         self.assertIn("  ========= Something Race-like the reader does not know", proc.stdout)
+
+    def test_printed_clean_summary_changes_nothing(self):
+        # A racy kernel that printf's a clean report: the real one is read.
+        proc = self.run_check("racecheck_analysis.txt", "racecheck",
+                              printed=FORGED_CLEAN + "ok reduction/reduceSmem\n")
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertEqual(proc.stdout.splitlines()[0],
+                         "FAILED reduction/reduceSmem: racecheck reports 136 hazards:")
+
+    def test_printed_findings_are_not_the_tool_s(self):
+        # Forged findings neither count nor appear beside the real ones...
+        proc = self.run_check("racecheck_analysis.txt", "racecheck", printed=FORGED_RACE)
+        self.assertIn("racecheck reports 136 hazards:", proc.stdout)
+        self.assertNotIn("999", proc.stdout)
+        self.assertNotIn(".cu:7", proc.stdout)
+        # ...and a clean run stays clean whatever the kernel printed.
+        proc = self.run_check("clean.txt", "racecheck", racecheck_exit=0,
+                              printed=FORGED_RACE + "ok reduction/reduceSmem\n")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual(proc.stdout, "reduction/reduceSmem: racecheck clean\n")
+
+    def test_reports_in_private_folders_removed_after(self):
+        self.run_check("racecheck_analysis.txt", "memcheck,racecheck,synccheck,initcheck")
+        self.assertEqual(len(self.logs), 4, self.logs)
+        self.assertEqual(self.modes, ["700"] * 4)
+        for log in self.logs:
+            self.assertFalse(pathlib.Path(log).parent.exists(), log)
+
+    def test_wrong_kernel_shows_the_runner_s_lines(self):
+        proc = self.run_check("clean.txt", "memcheck", others_exit=1,
+                              printed="WRONG reduction/reduceSmem: sum 3, expected 4\n")
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn("under memcheck the kernel gave a wrong result (exit 1)", proc.stdout)
+        self.assertIn("  WRONG reduction/reduceSmem: sum 3, expected 4", proc.stdout)
+
+    def test_skip_says_the_runner_s_reason(self):
+        proc = self.run_check("clean.txt", "memcheck", others_exit=77,
+                              printed="skipped: no CUDA device\n")
+        self.assertEqual(proc.returncode, 77, proc.stdout + proc.stderr)
+        self.assertEqual(proc.stdout, "skipped: no CUDA device\n")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,22 @@ import textwrap
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
+def find_log(notes):
+    """A stand-in tool's shell lines that find the report file it is given
+    (--log-file FILE, as ncu and compute-sanitizer take it) as $log, and
+    note the file in notes/logs and the mode of its folder in notes/modes."""
+    return f"""\
+        log=/dev/null
+        prev=
+        for a in "$@"; do
+          if [ "$prev" = "--log-file" ]; then log="$a"; fi
+          prev="$a"
+        done
+        stat -c %a "$(dirname "$log")" >> {notes}/modes
+        echo "$log" >> {notes}/logs
+        """
+
+
 def run_check(script, tools, kernel, args, files=None):
     """Runs tests/checks/<script> with `args` and returns the finished
     process. tools: {executable name: shell script body}; kernel: the
