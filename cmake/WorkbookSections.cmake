@@ -53,6 +53,29 @@ set(WB_COMPILE_LIMITS
     "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/cmake/compile_with_limits.py"
     --memory-mb ${WB_COMPILE_MEMORY_MB} --cpu-seconds ${WB_COMPILE_CPU_SECONDS}
     --wall-seconds ${WB_COMPILE_WALL_SECONDS} --file-mb ${WB_COMPILE_FILE_MB})
+# The grader's builds (the `grader` preset) also run each exercise compile in
+# a sandbox (wbcore/sandbox.py, bubblewrap): the compiler sees the system's
+# and the CUDA toolkit's folders, chapters/ and the one exercise file, and
+# writes only its output's folder; a compile that read any other file is
+# refused with nothing of its output shown. Off in a student's own build,
+# which then needs no bubblewrap.
+option(WB_SANDBOX_COMPILES "Compile each exercise file in a sandbox and refuse includes outside chapters/ and the compiler's headers (needs bubblewrap)" OFF)
+# The include check alone, without the sandbox (grading with --unconfined).
+option(WB_CHECK_INCLUDES "Refuse an exercise file that includes anything outside chapters/ and the compiler's headers" OFF)
+
+# wb_compile_limits(<out> <section> <name> <source>): the launcher command
+# line (ending with --) that compiles one exercise file under the limits,
+# and in the sandbox when WB_SANDBOX_COMPILES is on.
+function(wb_compile_limits out section name source)
+  set(launcher ${WB_COMPILE_LIMITS} --name "${section}/${name}")
+  if(WB_SANDBOX_COMPILES)
+    list(APPEND launcher --sandbox --source "${source}" --allow "${CMAKE_SOURCE_DIR}/chapters")
+  elseif(WB_CHECK_INCLUDES)
+    list(APPEND launcher --check-includes --source "${source}"
+         --allow "${CMAKE_SOURCE_DIR}/chapters")
+  endif()
+  set(${out} ${launcher} -- PARENT_SCOPE)
+endfunction()
 
 # nvcc's code-generation options for CMAKE_CUDA_ARCHITECTURES, for the
 # modules (custom commands, which CMake's CUDA support does not see).
@@ -90,11 +113,11 @@ function(wb_add_kernel_module target section name source impl)
   if(WB_WARNINGS_AS_ERRORS)
     set(werror -Werror all-warnings)
   endif()
+  wb_compile_limits(launcher ${section} ${name} "${source}")
   add_custom_command(
     OUTPUT "${output}"
     COMMAND ${CMAKE_COMMAND} -E make_directory "${folder}/${section}"
-    COMMAND ${WB_COMPILE_LIMITS} --name "${section}/${name}" --
-            "${CMAKE_CUDA_COMPILER}" -fatbin -std=c++17 -lineinfo ${werror}
+    COMMAND ${launcher} "${CMAKE_CUDA_COMPILER}" -fatbin -std=c++17 -lineinfo ${werror}
             -DWB_EXERCISE_MODULE "-I${CMAKE_SOURCE_DIR}/chapters" ${WB_MODULE_ARCH_FLAGS}
             -MD -MF "${output}.d" -o "${output}" "${source}"
     DEPENDS "${source}" "${CMAKE_SOURCE_DIR}/cmake/compile_with_limits.py"
@@ -105,12 +128,25 @@ function(wb_add_kernel_module target section name source impl)
   set_property(GLOBAL APPEND PROPERTY WB_MODULES_${impl} ${target})
 endfunction()
 
-# wb_add_host_exercise_object(<target> <source>)
+# wb_add_host_exercise_object(<target> <source> [<section> <name>])
 # A host exercise file compiled as plain C++ (no CUDA registration code, so
 # its object holds exactly what the student wrote; see
-# wbcore/object_check.py).
+# wbcore/object_check.py), under the same limits (and sandbox) as a kernel
+# module: CMake's compile rule runs through the launcher. The exercise named
+# in the launcher's messages is <section>/<name>, else the file's folder and
+# name.
 function(wb_add_host_exercise_object target source)
+  if(ARGC GREATER 3)
+    set(section "${ARGV2}")
+    set(name "${ARGV3}")
+  else()
+    get_filename_component(name "${source}" NAME_WE)
+    get_filename_component(folder "${source}" DIRECTORY)
+    get_filename_component(section "${folder}" NAME)
+  endif()
   add_library(${target} OBJECT "${source}")
+  wb_compile_limits(launcher ${section} ${name} "${source}")
+  set_target_properties(${target} PROPERTIES CXX_COMPILER_LAUNCHER "${launcher}")
   set_source_files_properties("${source}" TARGET_DIRECTORY ${target} PROPERTIES LANGUAGE CXX)
   # The contract headers declare kernels, whose CUDA attributes g++ ignores.
   # Optimised whatever the build type: unoptimised code keeps its own copies
@@ -141,7 +177,8 @@ function(wb_add_section section)
   foreach(name IN LISTS exercises)
     set(reference "${CMAKE_SOURCE_DIR}/solutions/${section}/${name}.cu")
     if(name IN_LIST host_exercises)
-      wb_add_host_exercise_object(wb_solutions_${section}_${name} "${reference}")
+      wb_add_host_exercise_object(wb_solutions_${section}_${name} "${reference}"
+                                  ${section} ${name})
     elseif(WB_BUILD_SOLUTIONS)
       wb_add_kernel_module(wb_solutions_${section}_${name} ${section} ${name} "${reference}"
                            solutions)
@@ -153,7 +190,8 @@ function(wb_add_section section)
         set(source "${CMAKE_SOURCE_DIR}/starter/${section}/${name}.cu")
       endif()
       if(name IN_LIST host_exercises)
-        wb_add_host_exercise_object(wb_starter_${section}_${name} "${source}")
+        wb_add_host_exercise_object(wb_starter_${section}_${name} "${source}"
+                                    ${section} ${name})
       else()
         wb_add_kernel_module(wb_starter_${section}_${name} ${section} ${name} "${source}" starter)
       endif()

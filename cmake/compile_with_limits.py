@@ -35,12 +35,17 @@ Python 3.8+, standard library only, POSIX only.
 import argparse
 import os
 import re
-import resource
+import shutil
 import signal
 import subprocess
 import sys
-import threading
+import tempfile
 import time
+
+# Run by ninja with the build's Python, from anywhere: wbcore is found from
+# this file's place in the repository.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from wbcore import sandbox  # noqa: E402
 
 # What a pristine exercise takes to compile (nvcc -fatbin for sm_90, measured
 # on a 2-core machine): about 1.2 s of CPU time and a peak resident set of
@@ -86,8 +91,6 @@ OOM_TEXT_SHARE = 0.1
 # A CPU-limit verdict needs the command's processes to have used at least
 # this share of the limit (rusage's accounting is not exact to the tick).
 CPU_USED_SHARE = 0.95
-# Seconds past the soft CPU limit (SIGXCPU) before the hard one (SIGKILL).
-CPU_HARD_GRACE = 2
 # Output kept for recognizing out-of-memory messages.
 TAIL_BYTES = 64 * 1024
 WALL_TIMEOUT_STATUS = 124
@@ -109,6 +112,20 @@ def parse_args(argv):
                         help="largest file a process may write, in MB (0: no limit)")
     parser.add_argument("--name", default="",
                         help="the exercise being compiled (section/name), for the message")
+    parser.add_argument("--sandbox", action="store_true",
+                        help="run the compiler in the sandbox (wbcore/sandbox.py) and refuse "
+                             "a compile that read a file outside the exercise file, the "
+                             "--allow folders and the compiler's own include folders")
+    parser.add_argument("--check-includes", action="store_true",
+                        help="refuse a compile that read a file outside the exercise file, the "
+                             "--allow folders and the compiler's own include folders, without "
+                             "the sandbox (--sandbox implies it)")
+    parser.add_argument("--source", default="",
+                        help="the exercise file (with --sandbox: the one file of its folder "
+                             "the compiler sees)")
+    parser.add_argument("--allow", action="append", default=[],
+                        help="with --sandbox: a folder the compile may read and include "
+                             "from (repeatable)")
     if "--" not in argv:
         parser.error("the command to run must follow `--`")
     split = argv.index("--")
@@ -116,39 +133,18 @@ def parse_args(argv):
     args.command = argv[split + 1:]
     if not args.command:
         parser.error("no command after `--`")
+    args.check_includes = args.check_includes or args.sandbox
+    if args.check_includes and not args.source:
+        parser.error("--sandbox and --check-includes need --source (the exercise file)")
     for option in ("memory_mb", "cpu_seconds", "wall_seconds", "file_mb"):
         if getattr(args, option) < 0:
             parser.error(f"--{option.replace('_', '-')} must be 0 (no limit) or more")
     return args
 
 
-def _capped(requested, kind):
-    """(soft, hard) for setrlimit: the requested value, never above the
-    current hard limit (an unprivileged process may not raise it)."""
-    _, hard = resource.getrlimit(kind)
-    if hard != resource.RLIM_INFINITY:
-        requested = min(requested, hard)
-    return requested
-
-
 def limits_setter(memory_mb, cpu_seconds, file_mb=0):
     """The child's preexec_fn: set its limits (inherited by its children)."""
-    plan = []
-    if file_mb:
-        value = _capped(file_mb * 1024 * 1024, resource.RLIMIT_FSIZE)
-        plan.append((resource.RLIMIT_FSIZE, (value, value)))
-    if memory_mb:
-        value = _capped(memory_mb * 1024 * 1024, resource.RLIMIT_AS)
-        plan.append((resource.RLIMIT_AS, (value, value)))
-    if cpu_seconds:
-        soft = _capped(cpu_seconds, resource.RLIMIT_CPU)
-        hard = _capped(cpu_seconds + CPU_HARD_GRACE, resource.RLIMIT_CPU)
-        plan.append((resource.RLIMIT_CPU, (soft, max(soft, hard))))
-
-    def apply():
-        for kind, values in plan:
-            resource.setrlimit(kind, values)
-    return apply
+    return sandbox.limits(cpu_seconds=cpu_seconds, memory_mb=memory_mb, file_mb=file_mb)
 
 
 def _times(count):
@@ -176,41 +172,6 @@ def limit_message(name, which, value):
     return (f"LIMIT: {what} took more than {value} s (the wall-clock limit for one "
             f"exercise file{_times(value / PRISTINE_CPU_SECONDS)}); simplify the file, or "
             f"raise WB_COMPILE_WALL_SECONDS (on a busy machine, build with fewer jobs)")
-
-
-class _Tail:
-    """The last TAIL_BYTES of both output streams, filled by two threads."""
-
-    def __init__(self):
-        self._data = bytearray()
-        self._lock = threading.Lock()
-
-    def extend(self, chunk):
-        with self._lock:
-            self._data.extend(chunk)
-            if len(self._data) > TAIL_BYTES:
-                del self._data[:len(self._data) - TAIL_BYTES]
-
-    def text(self):
-        with self._lock:
-            return bytes(self._data).decode("utf-8", "replace")
-
-
-def _pump(source, sink, tail):
-    """Copy a pipe to one of our streams as it comes, keeping its tail."""
-    try:
-        while True:
-            chunk = os.read(source.fileno(), 65536)
-            if not chunk:
-                break
-            try:
-                sink.write(chunk)
-                sink.flush()
-            except (OSError, ValueError):
-                pass
-            tail.extend(chunk)
-    except OSError:
-        pass
 
 
 def _kill_group(pgid):
@@ -258,17 +219,198 @@ def diagnose(args, status, signum, timed_out, cpu_seconds, maxrss_mb, output):
     return None
 
 
+def _option_value(command, *names):
+    """The value of the last of these options in a compiler command
+    (`-o X`, `-oX`, `--output-file=X`), or None."""
+    found = None
+    for i, arg in enumerate(command):
+        for name in names:
+            if arg == name and i + 1 < len(command):
+                found = command[i + 1]
+            elif name.startswith("--") and arg.startswith(name + "="):
+                found = arg[len(name) + 1:]
+            elif not name.startswith("--") and arg.startswith(name) and len(arg) > len(name):
+                found = arg[len(name):]
+    return found
+
+
+def _is_nvcc(command):
+    return os.path.basename(command[0]).startswith("nvcc")
+
+
+def _header_flag(command):
+    """The flag that makes the compiler list each file it includes (GCC's
+    -H, through nvcc to each of its preprocessor runs)."""
+    return ["-Xcompiler=-H"] if _is_nvcc(command) else ["-H"]
+
+
+def _toolkit_include_folders(nvcc):
+    toolkit = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
+    folders = [os.path.join(toolkit, "include")]
+    targets = os.path.join(toolkit, "targets")
+    if os.path.isdir(targets):
+        folders += [os.path.join(targets, t, "include") for t in sorted(os.listdir(targets))]
+    return folders
+
+
+def system_include_folders(command):
+    """The folders the compile may include from besides the exercise's own:
+    those the command names (-I, -isystem: the build's, not the student's),
+    the CUDA toolkit's (some systems link its headers into
+    /usr/local/include), and the folders the system C++ compiler searches
+    (asked with -v)."""
+    folders = []
+    for i, arg in enumerate(command[1:], 1):
+        for flag in ("-I", "-isystem", "-iquote", "-idirafter"):
+            if arg == flag and i + 1 < len(command):
+                folders.append(command[i + 1])
+            elif arg.startswith(flag) and len(arg) > len(flag) and flag == "-I":
+                folders.append(arg[2:])
+    host = command[0]
+    nvccs = [shutil.which("nvcc"), "/usr/local/cuda/bin/nvcc"]
+    if _is_nvcc(command):
+        nvccs.insert(0, shutil.which(command[0]) or command[0])
+        host = _option_value(command, "-ccbin", "--compiler-bindir") or "g++"
+        if os.path.isdir(host):
+            host = os.path.join(host, "g++")
+    for nvcc in nvccs:
+        if nvcc and os.path.exists(nvcc):
+            folders += _toolkit_include_folders(nvcc)
+    try:
+        said = subprocess.run([host, "-xc++", "-E", "-v", os.devnull], stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                              errors="replace", timeout=60).stderr
+    except (OSError, subprocess.TimeoutExpired):
+        said = ""
+    listing = False
+    for line in said.splitlines():
+        if line.startswith("#include <...> search starts here"):
+            listing = True
+        elif line.startswith("End of search list"):
+            listing = False
+        elif listing and line.startswith(" "):
+            folders.append(line.strip())
+    return folders
+
+
+def _inside(path, folders):
+    return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
+
+
+def allowed_include(path, cwd, allowed_files, allowed_folders):
+    """Whether a file the preprocessor read is one an exercise may include:
+    the exercise file itself, or a file in one of the allowed folders, once
+    every link is followed and every `..` taken (a link only leads to what
+    it points to, so where it is named does not matter)."""
+    real = os.path.realpath(os.path.join(cwd, path))
+    return (real in {os.path.realpath(f) for f in allowed_files}
+            or _inside(real, [os.path.realpath(f) for f in allowed_folders]))
+
+
+# A line of GCC's -H listing: one dot per include depth, a space, the path.
+HEADER_LINE_RE = re.compile(r"^\.+ (.+)$")
+# The line after which GCC -H lists files that lack include guards (each
+# listed before).
+GUARD_NOTE = "Multiple include guards may be useful for:"
+
+
+def read_dependencies(path):
+    """The files a Make dependency file (-MD -MF) lists after its target."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return []
+    text = text.replace("\\\n", " ")
+    found = []
+    for rule in text.splitlines():
+        _, colon, deps = rule.partition(": ")
+        if not colon:
+            continue
+        # Spaces in a name are escaped with a backslash.
+        for name in re.split(r"(?<!\\)\s+", deps.strip()):
+            if name:
+                found.append(name.replace("\\ ", " ").replace("$$", "$"))
+    return found
+
+
+def _read_capped(path, head=256 * 1024, tail=64 * 1024):
+    """A captured output file's text: all of it, or its start and end."""
+    size = os.path.getsize(path)
+    with open(path, "rb") as f:
+        if size <= head + tail:
+            return f.read().decode("utf-8", "replace")
+        start = f.read(head)
+        f.seek(size - tail)
+        end = f.read()
+    return (start.decode("utf-8", "replace")
+            + f"\n[... {size - head - tail} bytes of compiler output left out ...]\n"
+            + end.decode("utf-8", "replace"))
+
+
+def _tail_text(path):
+    size = os.path.getsize(path)
+    with open(path, "rb") as f:
+        f.seek(max(0, size - TAIL_BYTES))
+        return f.read().decode("utf-8", "replace")
+
+
+def refusal(args, command, cwd, opened):
+    """The REFUSED line for the first file read that an exercise may not
+    include, or None."""
+    allowed_files = [os.path.join(cwd, args.source)]
+    allowed_folders = list(args.allow) + system_include_folders(command)
+    for path in opened:
+        if not allowed_include(path, cwd, allowed_files, allowed_folders):
+            what = f"starter/{args.name}.cu" if args.name else args.source
+            return (f"REFUSED: {what} includes {path}, which an exercise may not include: "
+                    f"only the contract headers (chapters/), the CUDA toolkit's and the "
+                    f"system compiler's headers")
+    return None
+
+
+def confined(args, command, cwd):
+    """The command run in the sandbox (wbcore/sandbox.py): it sees the
+    system's and the toolkit's folders, the allowed folders and the exercise
+    file, read-only, and can write only in the folders of its outputs."""
+    outputs = [p for p in (_option_value(command, "-o", "--output-file"),
+                           _option_value(command, "-MF")) if p]
+    writable = sorted({os.path.dirname(os.path.join(cwd, p)) for p in outputs})
+    return sandbox.command(command, read_only=[*args.allow, args.source], writable=writable,
+                           cwd=cwd, env={k: os.environ[k] for k in PASSED_ENV
+                                         if k in os.environ})
+
+
+# The variables a confined compile keeps (nvcc reads its own; TMPDIR would
+# point outside the sandbox's private /tmp).
+PASSED_ENV = ("NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS", "CUDA_HOME", "CUDA_PATH")
+
+
 def run(args):
     """Run the command under the limits; returns the exit status to use."""
+    cwd = os.getcwd()
+    command = list(args.command)
+    if args.check_includes:
+        command = command + _header_flag(command)
+    if args.sandbox:
+        try:
+            command = confined(args, command, cwd)
+        except sandbox.Unavailable as err:
+            print(f"compile_with_limits.py: --sandbox: {err}", file=sys.stderr)
+            return 125
     started = time.monotonic()
+    # The output goes to files, not pipes: a pipe is what an
+    # `#include "/proc/self/fd/1"` would read from, blocking until the limit.
+    out_file = tempfile.TemporaryFile()
+    err_file = tempfile.NamedTemporaryFile()
     try:
-        proc = subprocess.Popen(args.command, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out_file,
+                                stderr=err_file,
                                 preexec_fn=limits_setter(args.memory_mb, args.cpu_seconds,
                                                          args.file_mb),
                                 start_new_session=True)
     except OSError as err:
-        print(f"compile_with_limits.py: cannot run {args.command[0]}: {err}", file=sys.stderr)
+        print(f"compile_with_limits.py: cannot run {command[0]}: {err}", file=sys.stderr)
         return 127
     pgid = proc.pid   # leader of its own session and process group
 
@@ -279,14 +421,6 @@ def run(args):
         sys.exit(128 + signum)
     for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(s, stop)
-
-    tail = _Tail()
-    out = getattr(sys.stdout, "buffer", sys.stdout)
-    err = getattr(sys.stderr, "buffer", sys.stderr)
-    pumps = [threading.Thread(target=_pump, args=(proc.stdout, out, tail), daemon=True),
-             threading.Thread(target=_pump, args=(proc.stderr, err, tail), daemon=True)]
-    for t in pumps:
-        t.start()
 
     timed_out = False
     deadline = started + args.wall_seconds if args.wall_seconds else None
@@ -306,13 +440,9 @@ def run(args):
             break
         time.sleep(0.05)
     proc.returncode = 0   # reaped by os.wait4 above; keep Popen from waiting
-    # Whatever the command left running in its group goes with it.
+    # Whatever the command left running in its group goes with it (in the
+    # sandbox, its own process 1 takes every process inside with it).
     _kill_group(pgid)
-    for t in pumps:
-        t.join(timeout=5)
-    if not any(t.is_alive() for t in pumps):
-        proc.stdout.close()
-        proc.stderr.close()
 
     if os.WIFSIGNALED(wstatus):
         signum = os.WTERMSIG(wstatus)
@@ -322,17 +452,61 @@ def run(args):
         status = os.WEXITSTATUS(wstatus)
     if timed_out:
         status = WALL_TIMEOUT_STATUS
+    out_file.flush()
+    err_file.flush()
+    out_text = _read_capped(f"/proc/self/fd/{out_file.fileno()}")
+    err_path = err_file.name
+
+    if args.check_includes:
+        # What the preprocessor read, as it said (-H: every file it opened,
+        # listed as it opens it, even when the compile then fails) and as the
+        # dependency file lists it. A file outside the allowed set means
+        # nothing of the output is shown: it could quote that file.
+        opened = []
+        with open(err_path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                m = HEADER_LINE_RE.match(line.rstrip("\n"))
+                if m:
+                    opened.append(m.group(1))
+        depfile = _option_value(args.command, "-MF")
+        if depfile:
+            opened += read_dependencies(os.path.join(cwd, depfile))
+        refused = refusal(args, args.command, cwd, dict.fromkeys(opened))
+        if refused:
+            for p in (_option_value(args.command, "-o", "--output-file"), depfile):
+                if p:
+                    try:
+                        os.unlink(os.path.join(cwd, p))
+                    except OSError:
+                        pass
+            print(refused, file=sys.stderr, flush=True)
+            return status if status not in (0, WALL_TIMEOUT_STATUS) else 1
+        heard = set(opened)
+        kept = []
+        for line in _read_capped(err_path).splitlines(keepends=True):
+            bare = line.rstrip("\n")
+            if HEADER_LINE_RE.match(bare) or bare == GUARD_NOTE or bare in heard:
+                continue
+            kept.append(line)
+        err_text = "".join(kept)
+    else:
+        err_text = _read_capped(err_path)
+    out = getattr(sys.stdout, "buffer", sys.stdout)
+    err = getattr(sys.stderr, "buffer", sys.stderr)
+    for stream, text in ((out, out_text), (err, err_text)):
+        try:
+            stream.write(text.encode("utf-8"))
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+
     cpu = (rusage.ru_utime + rusage.ru_stime) if rusage else 0.0
     maxrss_mb = (rusage.ru_maxrss / 1024.0) if rusage else 0.0   # ru_maxrss is in KB
     which = diagnose(args, status, signum, timed_out, cpu, maxrss_mb,
-                     tail.text())
+                     _tail_text(err_path) + out_text[-TAIL_BYTES:])
     if which:
         value = {"memory": args.memory_mb, "cpu": args.cpu_seconds,
                  "wall": args.wall_seconds, "file": args.file_mb}[which]
-        try:
-            err.flush()
-        except (OSError, ValueError):
-            pass
         print(limit_message(args.name, which, value), file=sys.stderr, flush=True)
         if status == 0:
             status = 1

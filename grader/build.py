@@ -23,6 +23,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 import xml.etree.ElementTree as ET
@@ -32,6 +33,7 @@ from wbcore import course as wbex
 from wbcore import ctest_listing
 from wbcore import object_check
 from wbcore import results as wbres
+from wbcore import sandbox
 from .score import FAILED, NOT_RUN, PASSED, TestOutcome
 
 GPU_LABELS = ("gpu", "perf", "profile", "sanitize")
@@ -43,9 +45,24 @@ CTEST_ABNORMAL_RE = re.compile(r"Test\s+#\d+: (\S+) .*?\*\*\*(Timeout|Exception:
 # starter's exercises, the tests and the runner; no solutions, mutants or
 # tools). Each slot passes its own folders and the --cmake-arg options on top.
 PRESET = "grader"
-# The folder, under a slot, where tests/checks/gtest_verdict.py leaves one record
-# per test (its verdict and the exercise modules and objects it ran).
+# The folder, under a slot, made afresh for each test run: the only one its
+# tests may write besides CTest's own log (build/Testing). The grader reads
+# CTest's JUnit reports and, under records/, the record
+# tests/checks/gtest_verdict.py leaves per test (its verdict and the exercise
+# modules and objects it ran).
+RUN_OUTPUT = "run-output"
 RECORDS = "records"
+# The repository's folders and files the tests read (the contracts, the
+# harness, the checks and their shared Python, the course's list of
+# exercises); solutions/, grader/ and the rest stay out of sight.
+TEST_RUN_SOURCES = ("chapters", "tests", "cmake", "wbcore", "workbook.toml")
+# The environment variables a confined test run keeps (the rest of the
+# grader's environment, which may hold anything, stays outside).
+PASSED_ENV_PREFIXES = ("WB_", "CUDA_", "NVIDIA_")
+PASSED_ENV = ("LD_LIBRARY_PATH", "TERM")
+# A line the compile launcher (cmake/compile_with_limits.py) starts with when
+# it refuses an exercise file for what it included.
+REFUSED_PREFIX = "REFUSED: "
 GRACE_SECONDS = 5
 COMPILE_TIMEOUT = 600   # seconds to compile one exercise file on its own
 
@@ -272,8 +289,11 @@ def compile_exercises(slot, all_exercises, commands, jobs, timeout):
     instant when it compiled and yields exactly its own errors when not.
     Each compile runs under the build's per-exercise limits (memory, CPU
     and wall time: cmake/compile_with_limits.py), whose message names the
-    limit hit. A host exercise's object is then checked
-    (wbcore/object_check.py) against the reference's."""
+    limit hit; in the grader's build each compile also runs in the sandbox,
+    and one that included a file outside chapters/ and the compiler's own
+    headers is refused with the launcher's REFUSED line alone. A host
+    exercise's object is then checked (wbcore/object_check.py) against the
+    reference's."""
     targets = [exercise_target(e) for e in all_exercises]
     host = [e for e in all_exercises if is_host_exercise(e)]
     build(slot, commands, jobs, timeout,
@@ -282,8 +302,14 @@ def compile_exercises(slot, all_exercises, commands, jobs, timeout):
     limit = min(timeout, COMPILE_TIMEOUT)
     for e in all_exercises:
         result = build(slot, commands, 1, limit, [exercise_target(e)])
+        refusals = [line for line in result.output.splitlines()
+                    if line.startswith(REFUSED_PREFIX)]
         if result.timed_out:
             errors[e.key] = f"the compiler did not finish within {limit:.0f} s"
+        elif refusals and not result.ok:
+            # The preprocessor read a file outside the allowed set: only the
+            # launcher's line is kept (anything else could quote that file).
+            refused[e.key] = student_paths("\n".join(dict.fromkeys(refusals)), slot)
         elif not result.ok:
             errors[e.key] = compiler_messages(result.output, slot)
         elif e in host:
@@ -420,7 +446,52 @@ def _read_junit(path):
         return {}
 
 
-def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=None):
+def _python_folders(slot):
+    """The installations of the Pythons the tests may run: the build's
+    (CMake's Python3_EXECUTABLE: a virtual environment and the Python it
+    was made from) and the grader's own."""
+    folders = {sys.prefix, sys.base_prefix}
+    try:
+        exe = _cache_value((slot.build / "CMakeCache.txt").read_text(errors="replace"),
+                           "Python3_EXECUTABLE")
+    except OSError:
+        exe = None
+    if exe:
+        for form in (os.path.abspath(exe), os.path.realpath(exe)):
+            folders.add(os.path.dirname(os.path.dirname(form)))
+    return sorted(f for f in folders if f and os.path.isdir(f))
+
+
+def _tool_folders():
+    """The installation of CTest, when it lies outside the system folders
+    the sandbox always shows (a CMake from pip or a tarball)."""
+    found = shutil.which("ctest")
+    if not found:
+        return []
+    prefix = os.path.dirname(os.path.dirname(os.path.realpath(found)))
+    return [] if prefix.startswith(("/usr", "/opt")) else [prefix]
+
+
+def confined_test_command(slot, cmd, run_folder, gpu_present, env):
+    """A CTest command run in the sandbox (wbcore/sandbox.py): it sees the
+    slot's build and staged submission, the repository's folders the tests
+    read and the Pythons they run, read-only; it writes only the run's own
+    folder and CTest's log (build/Testing). The work folder (other slots,
+    the result cache), the results, solutions/ and the home folder are not
+    there. With a GPU, its device files are."""
+    testing = slot.build / "Testing"
+    testing.mkdir(parents=True, exist_ok=True)
+    read_only = [slot.build, slot.staged, *_python_folders(slot), *_tool_folders()]
+    read_only += [wbex.ROOT / name for name in TEST_RUN_SOURCES if (wbex.ROOT / name).exists()]
+    passed = {k: v for k, v in wbbuild.env_with_cuda().items()
+              if k.startswith(PASSED_ENV_PREFIXES) or k in PASSED_ENV}
+    passed.update(env)
+    return sandbox.command(cmd, read_only=read_only, writable=[run_folder, testing],
+                           gpu=gpu_present, cwd=wbex.ROOT, env=passed)
+
+
+def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=None,
+              confined=True):
     """Run the starter tests (all of them with a GPU, else the host ones),
     or only those named in `only`, in the CTest runs of test_phases: first
     all but the perf and profile tests, holding gpu_lock shared, so those of
@@ -430,12 +501,16 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
     measure (gpu_lock: grading_run.GpuLock, or None for no locking; without
     a GPU nothing runs on one, so nothing is locked).
     `timeout` bounds the runs together (the waits for the lock do not
-    count). A phase with nothing to run starts no CTest."""
+    count). A phase with nothing to run starts no CTest. Each CTest runs in
+    the sandbox (confined_test_command) unless confined is False; what the
+    grader reads back (JUnit reports, records) is in a folder made afresh
+    for the run."""
     run = TestRun({}, "", False)
     outputs = []
     spent = 0.0
-    records = slot.root / RECORDS
-    shutil.rmtree(records, ignore_errors=True)
+    run_folder = (slot.root / RUN_OUTPUT).absolute()
+    shutil.rmtree(run_folder, ignore_errors=True)
+    records = run_folder / RECORDS
     records.mkdir(parents=True)
     for index, (label_args, timed) in enumerate(test_phases(gpu_present)):
         selection = []
@@ -459,12 +534,15 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
                 run.timed_out = True
                 break
             # Absolute: CTest writes it from inside the build folder.
-            junit = (slot.root / f"ctest-junit-{index}.xml").absolute()
+            junit = run_folder / f"ctest-junit-{index}.xml"
             junit.unlink(missing_ok=True)
+            env = {"WB_TEST_RECORDS": str(records)}
+            cmd = ["ctest", "--test-dir", slot.build.absolute(), *label_args, *selection,
+                   "-j", str(jobs), "--output-junit", junit, "--no-tests=ignore"]
+            if confined:
+                cmd = confined_test_command(slot, cmd, run_folder, gpu_present, env)
             started = time.monotonic()
-            result = commands.run(["ctest", "--test-dir", slot.build, *label_args, *selection,
-                                   "-j", str(jobs), "--output-junit", junit, "--no-tests=ignore"],
-                                  left, env={"WB_TEST_RECORDS": str(records.absolute())})
+            result = commands.run(cmd, left, env=env)
             spent += time.monotonic() - started
         outputs.append(result.output)
         run.results.update(_read_junit(junit))

@@ -21,6 +21,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from wbcore import build as wbbuild  # noqa: E402
+from wbcore import sandbox  # noqa: E402
 from grader import build as gb  # noqa: E402
 from grader import classreport as gcr  # noqa: E402
 from grader import points as gp  # noqa: E402
@@ -44,8 +45,9 @@ def parse_args(argv):
               "       %(prog)s --batch FOLDER --out OUTDIR --slurm [--group N] [--dry-run] "
               "[-- SBATCH OPTIONS]\n"
               "       %(prog)s --report OUTDIR | --check-points",
-        epilog="The student's code is compiled and run: grade in a container or a VM you\n"
-               "can throw away.",
+        epilog="The student's code is compiled and run in a sandbox (bubblewrap); without one,\n"
+               "only --unconfined grades, and then in a container or a VM you can throw away\n"
+               "(docs/grading.md, \"What the sandbox confines\").",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("submission", nargs="?", help="a folder or an archive to grade")
     ap.add_argument("--out", type=pathlib.Path,
@@ -88,6 +90,10 @@ def parse_args(argv):
     ap.add_argument("--seed", type=seed_value, metavar="N",
                     help="one seed for every test's random inputs, recorded in results.json "
                          "(default: WB_SEED if set, else each test draws its own)")
+    ap.add_argument("--unconfined", action="store_true",
+                    help="compile and run student code without the sandbox (where bubblewrap "
+                         "or user namespaces are missing); results.json and summary.txt say "
+                         "so. Only in a container or a VM you can throw away")
     ap.add_argument("--cmake-arg", action="append", default=[], metavar="ARG",
                     help="extra argument for configuring the grading build, e.g. "
                          "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90 (repeatable)")
@@ -196,6 +202,7 @@ def grading_argv(args):
             f"--test-jobs={args.test_jobs}", f"--build-timeout={args.build_timeout:g}",
             f"--suite-timeout={args.suite_timeout:g}"]
     argv += ["--no-cache"] * args.no_cache + ["--no-gpu"] * args.no_gpu
+    argv += ["--unconfined"] * args.unconfined
     argv += [f"--seed={args.seed}"] if args.seed is not None else []
     return argv + [f"--cmake-arg={a}" for a in args.cmake_arg]
 
@@ -225,8 +232,29 @@ def make_grader(args, points, jobs, cpus=None):
                            build_jobs=max(1, (cpus or os.cpu_count() or 2) // jobs),
                            test_jobs=args.test_jobs, build_timeout=args.build_timeout,
                            suite_timeout=args.suite_timeout, cmake_args=tuple(args.cmake_arg),
-                           cache=not args.no_cache, seed=resolve_seed(args))
+                           cache=not args.no_cache, seed=resolve_seed(args),
+                           confined=not args.unconfined)
+    if args.unconfined:
+        print("UNCONFINED (--unconfined): student code is compiled and run without the "
+              "sandbox, with this user's rights", file=sys.stderr)
     return grun.Grader(options)
+
+
+class SandboxMissing(Exception):
+    pass
+
+
+def require_sandbox(args):
+    """Grading confines student code unless --unconfined says otherwise:
+    where the sandbox cannot start, say why and how to enable it."""
+    if args.unconfined:
+        return
+    ok, why = sandbox.available()
+    if not ok:
+        raise SandboxMissing(
+            f"student code cannot be confined here: {why}. Or grade with --unconfined, only in "
+            f"a container or a VM you can throw away (docs/grading.md, \"What the sandbox "
+            f"confines\").")
 
 
 def slurm_task(plan_path, index):
@@ -235,6 +263,11 @@ def slurm_task(plan_path, index):
     args = parse_args(plan["grade_argv"] + ["--batch", plan["folder"], "--out", plan["out"]])
     points = gp.load(args.points)
     wbbuild.require_tools()
+    try:
+        require_sandbox(args)
+    except SandboxMissing as err:
+        print(f"workbook grade: {err}", file=sys.stderr)
+        return 2
     # The CPUs Slurm gave the task (its affinity), not all of the node's.
     grader = make_grader(args, points, 1, cpus=len(os.sched_getaffinity(0)))
     try:
@@ -319,7 +352,8 @@ def main(argv):
         return 0
     try:
         wbbuild.require_tools()
-    except wbbuild.ToolMissing as err:
+        require_sandbox(args)
+    except (wbbuild.ToolMissing, SandboxMissing) as err:
         print(f"workbook grade: {err}", file=sys.stderr)
         return 2
     grader = make_grader(args, points, args.jobs)

@@ -179,6 +179,9 @@ def results_document(grade, split):
             "untouched_files": sorted(grade.untouched_files),
             # The random inputs' seed: WB_SEED=<seed> replays this grading's tests.
             "seed": None if grade.seed is None else str(grade.seed),
+            # False where grading ran with --unconfined: no sandbox around
+            # the student's compiles and tests (docs/grading.md).
+            "confined": grade.confined,
         },
     }
 
@@ -350,6 +353,9 @@ def summary_text(grade):
     if grade.seed is not None:
         lines.append(f"Random inputs from seed {grade.seed}: WB_SEED={grade.seed} ./workbook "
                      "check EXERCISE replays them.")
+    if not grade.confined:
+        lines.append("UNCONFINED: graded with --unconfined, without the sandbox around the "
+                     "compiles and the tests.")
     lines.append("")
     totals = grade.sections()
     if grade.status in ("empty", "error"):

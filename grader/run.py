@@ -35,6 +35,15 @@ class Options:
     cmake_args: tuple = ()
     cache: bool = True             # reuse test outcomes of identical earlier runs
     seed: int = None               # of every test's random inputs (WB_SEED); None: each its own
+    confined: bool = True          # compile and run student code in the sandbox (wbcore/sandbox.py)
+
+    @property
+    def build_args(self):
+        """The grading build's CMake options: the instructor's, and with
+        --unconfined the compiles taken out of the sandbox (the include
+        check stays)."""
+        return (tuple(self.cmake_args) if self.confined
+                else (*self.cmake_args, "-DWB_SANDBOX_COMPILES=OFF"))
 
     @property
     def cache_dir(self):
@@ -114,6 +123,7 @@ class Grader:
             grade.warnings.append(traceback.format_exc())
         grade.seconds = time.monotonic() - started
         grade.seed = self.options.seed
+        grade.confined = self.options.confined
         return grade
 
     def _failed(self, name, status, reason, notes=()):
@@ -138,20 +148,12 @@ class Grader:
             for key in submission.missing:
                 problems[key] = gs.Problem("missing", f"NOT GRADED: starter/{key}.cu is not in "
                                            "the submission, so its checks score 0")
-        for key, data in submission.contents.items():
-            unsafe = gsub.unsafe_includes(data)
-            if unsafe:
-                section = key.split("/")[0]
-                problems[key] = gs.Problem(
-                    "refused", f"REFUSED: starter/{key}.cu includes what an exercise may not "
-                    f"({unsafe[0]}): only the contract headers (such as "
-                    f"\"{section}/{section}.cuh\") and system headers may be included, by a "
-                    "plain path without '..'. "
-                    "Its checks score 0.")
+        # What an exercise file includes is decided when it compiles, by the
+        # preprocessor's own list of the files it read (_compile).
         gsub.stage({k: v for k, v in submission.contents.items() if k not in problems},
                    slot.staged, self.all_exercises)
 
-        configured = gb.configure(slot, options.cmake_args, self.commands, options.build_timeout)
+        configured = gb.configure(slot, options.build_args, self.commands, options.build_timeout)
         if not configured.ok:
             return self._failed(name, "error", "the grading build could not be configured (a "
                                 "problem of the grading machine, not of the submission): "
@@ -199,7 +201,7 @@ class Grader:
             run = gb.run_tests(slot, self.commands, options.gpu_present, options.test_jobs,
                                options.suite_timeout,
                                only=[test for test, _ in missed] if cached else None,
-                               gpu_lock=self.gpu_lock)
+                               gpu_lock=self.gpu_lock, confined=options.confined)
         not_run = "" if options.gpu_present else f"no GPU here: {options.gpu_note}"
         fresh = gb.test_outcomes(missed, run.results, run.output, not_run,
                                  run.timed_out, options.suite_timeout)
@@ -222,7 +224,7 @@ class Grader:
             if self._cache_context is None:
                 options = self.options
                 self._cache_context = gc.context(options.gpu_present, options.gpu_note,
-                                                 options.cmake_args)
+                                                 options.build_args)
         digests = gc.exercise_digests(slot.staged, self.all_exercises)
         return ({name: gc.test_key(name, labels, self._cache_context, digests, self.all_exercises)
                  for name, labels in inventory
@@ -246,8 +248,9 @@ class Grader:
                     f"checks score 0. The compiler said:\n{errors[e.key]}")
             elif e.key in refused:
                 problems[e.key] = gs.Problem(
-                    "refused", f"REFUSED: starter/{e.key}.cu reaches outside its exercise, so its "
-                    f"checks score 0:\n{refused[e.key]}")
+                    "refused", f"REFUSED: starter/{e.key}.cu reaches outside its exercise (an "
+                    f"#include outside the contracts and the compiler's headers, or code outside "
+                    f"the exercise), so its checks score 0:\n{refused[e.key]}")
             else:
                 continue
             gsub.write_if_changed(slot.staged / gsub.exercise_path(e), gsub.pristine_starter(e))

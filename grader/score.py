@@ -213,6 +213,7 @@ class Grade:
     untouched_files: list = dataclasses.field(default_factory=list)  # TODO exercises left
     # as given (absent, or the pristine starter): the class report counts them apart
     seed: int = None              # of the tests' random inputs (WB_SEED), where one was fixed
+    confined: bool = True         # student code compiled and run in the sandbox (not --unconfined)
 
     @property
     def score(self):

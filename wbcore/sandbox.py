@@ -134,6 +134,11 @@ def _sandbox_args(bwrap, read_only, writable, gpu, cwd, env, tmp):
             args += ["--dev-bind", device, device]
     if tmp:
         args += ["--tmpfs", "/tmp"]
+    if cwd is not None:
+        # The folder to start in exists even where nothing of it is bound
+        # (a compile run from a build folder it may not see): an empty one,
+        # which a bind below covers where one is given.
+        args += ["--dir", os.path.abspath(cwd)]
     # The caller's paths, parents before what lies inside them, so that a
     # writable folder inside a read-only one (build/Testing in build) stays
     # writable, and a read-only file inside a writable folder stays read-only.
