@@ -355,18 +355,47 @@ def _tail_text(path):
         return f.read().decode("utf-8", "replace")
 
 
-def refusal(args, command, cwd, opened):
-    """The REFUSED line for the first file read that an exercise may not
-    include, or None."""
+# GCC's message for an include it could not open ("a.cu:3:10: fatal error:
+# x.h: No such file or directory"), with the including file's path.
+MISSING_INCLUDE_RE = re.compile(
+    r"^(.+?):\d+:\d+: fatal error: (.+): No such file or directory$", re.M)
+
+
+def _missing_outside(text, cwd, folders, allowed_files, allowed_folders):
+    """The first include the compiler could not find (in the sandbox, a
+    file outside it is absent) that names a file outside the allowed set
+    on this machine: an include of solutions/, of a system file, of
+    another exercise file. Looked for where the preprocessor would: by an
+    absolute path, beside the including file, in the include folders."""
+    for m in MISSING_INCLUDE_RE.finditer(text):
+        includer, name = m.group(1), m.group(2)
+        places = [name] if os.path.isabs(name) else [
+            os.path.join(d, name) for d in
+            [os.path.dirname(os.path.join(cwd, includer)), *folders]]
+        for place in places:
+            full = os.path.join(cwd, place)
+            if os.path.exists(full) and not allowed_include(full, cwd, allowed_files,
+                                                            allowed_folders):
+                return name
+    return None
+
+
+def refusal(args, command, cwd, opened, errors):
+    """The REFUSED line for the first file the preprocessor read, or could
+    not find but exists outside the sandbox, that an exercise may not
+    include; or None."""
     allowed_files = [os.path.join(cwd, args.source)]
     allowed_folders = list(args.allow) + system_include_folders(command)
-    for path in opened:
-        if not allowed_include(path, cwd, allowed_files, allowed_folders):
-            what = f"starter/{args.name}.cu" if args.name else args.source
-            return (f"REFUSED: {what} includes {path}, which an exercise may not include: "
-                    f"only the contract headers (chapters/), the CUDA toolkit's and the "
-                    f"system compiler's headers")
-    return None
+    found = next((path for path in opened
+                  if not allowed_include(path, cwd, allowed_files, allowed_folders)), None)
+    if found is None:
+        found = _missing_outside(errors, cwd, allowed_folders, allowed_files, allowed_folders)
+    if found is None:
+        return None
+    what = f"starter/{args.name}.cu" if args.name else args.source
+    return (f"REFUSED: {what} includes {found}, which an exercise may not include: "
+            f"only the contract headers (chapters/), the CUDA toolkit's and the "
+            f"system compiler's headers")
 
 
 def confined(args, command, cwd):
@@ -471,7 +500,8 @@ def run(args):
         depfile = _option_value(args.command, "-MF")
         if depfile:
             opened += read_dependencies(os.path.join(cwd, depfile))
-        refused = refusal(args, args.command, cwd, dict.fromkeys(opened))
+        refused = refusal(args, args.command, cwd, dict.fromkeys(opened),
+                          _read_capped(err_path) if status else "")
         if refused:
             for p in (_option_value(args.command, "-o", "--output-file"), depfile):
                 if p:

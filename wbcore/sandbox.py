@@ -56,11 +56,11 @@ SYSTEM_FOLDERS = ("/usr", "/usr/local", "/opt")
 # ld.so.cache and ld.so.conf(.d): where the dynamic loader finds libraries
 # outside the default folders (the CUDA toolkit's and the driver's);
 # alternatives: the links some tools' names go through (cc, c++ on Debian);
-# nsswitch.conf, passwd and group: getpwuid(), which Python (`~`) and some
-# tools call for the current user (passwd holds no secrets; shadow is never
-# bound); localtime: time zone for tools that print times.
+# localtime: the time zone, for tools that print times. Nothing else of /etc:
+# not even passwd (HOME is set, so nothing needs to look the user up), which
+# an exercise file could otherwise include and have a compile error quote.
 ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
-             "/etc/nsswitch.conf", "/etc/passwd", "/etc/group", "/etc/localtime")
+             "/etc/localtime")
 # The GPU's device files (driver, unified memory, MIG capabilities).
 GPU_DEVICE_PREFIX = "nvidia"
 GPU_CAPS = "/dev/nvidia-caps"

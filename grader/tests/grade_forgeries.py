@@ -38,7 +38,10 @@ from wbcore import course as wbex  # noqa: E402
 from grader import report as gr  # noqa: E402
 from classgrading import Checker, grade  # noqa: E402
 
-HEADER_RE = re.compile(r"^// (forgery|exercise|base|expect): (.*)$", re.M)
+HEADER_RE = re.compile(r"^// (forgery|exercise|base|expect|must-not-show): (.*)$", re.M)
+# Lines of a must-not-show file shorter than this are not looked for (a
+# short line, such as a lone brace, may appear anywhere).
+SHOWN_LINE_MIN = 8
 # Batch order is by name: the forgeries first, the pristine submissions last.
 PRISTINE = {"starter": "9-starter", "solutions": "9-solutions"}
 
@@ -86,6 +89,43 @@ def load(out, names):
 
 def exercise_checks(doc, key):
     return [t for t in doc["tests"] if t["name"].startswith(key + ":")]
+
+
+def nothing_shown(f, out, check):
+    """No line of the forgery's must-not-show file (a file it includes that
+    lies outside what an exercise may see) is in its summary.txt or
+    results.json, in either batch."""
+    secret = f.get("must-not-show")
+    if not secret:
+        return
+    try:
+        lines = pathlib.Path(secret).read_text(errors="replace").splitlines()
+    except OSError:
+        return   # not on this machine: nothing of it can be shown
+    lines = [line.strip() for line in lines if len(line.strip()) >= SHOWN_LINE_MIN]
+    name = submission_name(f)
+    for report in (gr.SUMMARY, gr.RESULTS):
+        try:
+            text = (out / name / report).read_text(errors="replace")
+        except OSError:
+            continue
+        if report == gr.RESULTS:
+            # JSON escapes a line's slashes and quotes; compare the strings.
+            text = "\n".join(_strings(json.loads(text)))
+        shown = [line for line in lines if line in text]
+        check.expect(not shown, f"{name}: {report} shows {len(shown)} line(s) of {secret}, "
+                     f"first {shown[:1]}")
+
+
+def _strings(doc):
+    if isinstance(doc, str):
+        yield doc
+    elif isinstance(doc, dict):
+        for value in doc.values():
+            yield from _strings(value)
+    elif isinstance(doc, list):
+        for value in doc:
+            yield from _strings(value)
 
 
 def judge(f, docs, gpu_used, check):
@@ -205,6 +245,8 @@ def main():
         gpu_used = any(d and not d["extra_data"]["gpu_missing"] for d in cached.values())
         for f in found:
             judge(f, cached, gpu_used, check)
+            for out in (cached_out, alone_out):
+                nothing_shown(f, out, check)
         same_grades(cached, alone, check)
         if args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
