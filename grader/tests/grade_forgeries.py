@@ -38,7 +38,7 @@ from wbcore import course as wbex  # noqa: E402
 from grader import report as gr  # noqa: E402
 from classgrading import Checker, grade  # noqa: E402
 
-HEADER_RE = re.compile(r"^// (forgery|exercise|base|expect|must-not-show): (.*)$", re.M)
+HEADER_RE = re.compile(r"^// (forgery|exercise|base|also|expect|must-not-show): (.*)$", re.M)
 # Lines of a must-not-show file shorter than this are not looked for (a
 # short line, such as a lone brace, may appear anywhere).
 SHOWN_LINE_MIN = 8
@@ -56,6 +56,11 @@ def forgeries():
             raise SystemExit(f"{path}: the header lacks {', '.join(sorted(missing))}")
         fields.update(stem=path.stem, path=path)
         found.append(fields)
+    by_stem = {f["stem"]: f for f in found}
+    for f in found:
+        if "also" in f and f["also"] not in by_stem:
+            raise SystemExit(f"{f['path']}: 'also: {f['also']}' names no forgery file")
+        f["also_file"] = by_stem[f["also"]] if "also" in f else None
     return found
 
 
@@ -75,6 +80,9 @@ def make_class(folder, found):
         name = submission_name(f)
         shutil.copytree(folder / PRISTINE[f["base"]], folder / name)
         shutil.copyfile(f["path"], folder / name / "starter" / f"{f['exercise']}.cu")
+        other = f["also_file"]
+        if other is not None:  # a forgery of two files: the other one's file too
+            shutil.copyfile(other["path"], folder / name / "starter" / f"{other['exercise']}.cu")
 
 
 def load(out, names):
@@ -128,18 +136,38 @@ def _strings(doc):
             yield from _strings(value)
 
 
+def kind_title(kind):
+    """The title results.json gives the checks of a points.toml kind."""
+    from grader import points as gp
+    kinds = gp.load().kinds
+    if kind not in kinds:
+        raise SystemExit(f"'zero {kind}': {kind} is not a kind of grader/points.toml "
+                         f"({', '.join(kinds)})")
+    return kinds[kind].title
+
+
 def judge(f, docs, gpu_used, check):
-    """Checks one forgery's expectation against the cached batch's results."""
+    """Checks one forgery's expectations (clauses joined by ' and ') against
+    the cached batch's results."""
     name = submission_name(f)
     doc = docs.get(name)
     if not check.expect(doc is not None, f"{name}: no results.json"):
         return
     status = doc["extra_data"]["status"]
+    earned = sum(t["score"] for t in exercise_checks(doc, f["exercise"]))
+    print(f"{name}: {doc['score']:g} points, status {status}; {f['exercise']} earned {earned:g}")
+    for clause in f["expect"].split(" and "):
+        judge_clause(f, clause.strip(), doc, docs, gpu_used, check)
+
+
+def judge_clause(f, clause, doc, docs, gpu_used, check):
+    """Checks one expectation of forgery f (see forgeries/README.md)."""
+    name = submission_name(f)
+    status = doc["extra_data"]["status"]
     mine = exercise_checks(doc, f["exercise"])
-    kind, _, what = f["expect"].partition(" ")
+    kind, _, what = clause.partition(" ")
     earned = sum(t["score"] for t in mine)
     said = "\n".join(t["output"] for t in mine)
-    print(f"{name}: {doc['score']:g} points, status {status}; {f['exercise']} earned {earned:g}")
     if kind == "refused":
         check.expect(status == "refused", f"{name}: status {status}, expected refused")
         check.expect(earned == 0, f"{name}: the refused exercise earned {earned:g} points")
@@ -158,16 +186,25 @@ def judge(f, docs, gpu_used, check):
         check.expect("LIMIT" in said, f"{name}: the message does not name the limit:\n"
                      f"{said[:1500]}")
     elif kind == "zero":
+        if what:  # only the exercise's checks of that kind
+            title = kind_title(what)
+            mine = [t for t in mine if t["name"].endswith(": " + title)]
+            check.expect(bool(mine), f"{name}: {f['exercise']} has no {what} check")
+            earned = sum(t["score"] for t in mine)
         if gpu_used:
-            check.expect(earned == 0, f"{name}: {f['exercise']} earned {earned:g} points")
+            check.expect(earned == 0, f"{name}: {f['exercise']} earned {earned:g} points"
+                         + (f" in its {what} checks" if what else ""))
     elif kind == "below":
-        reference = docs.get(PRISTINE[f["base"]])
+        other = PRISTINE[f["base"]] if what == "base" else f"1-{what}"
+        reference = docs.get(other)
+        check.expect(what == "base" or reference is not None,
+                     f"{name}: no results of {other} to compare with (grade it too)")
         if gpu_used and reference is not None:
             check.expect(doc["score"] < reference["score"],
-                         f"{name} scores {doc['score']:g}, no less than its base "
+                         f"{name} scores {doc['score']:g}, no less than {other} "
                          f"{reference['score']:g}: the forgery paid")
     else:
-        check.expect(False, f"{f['path']}: unknown expectation {f['expect']!r}")
+        check.expect(False, f"{f['path']}: unknown expectation {clause!r}")
 
 
 def same_grades(cached, alone, check):

@@ -3,15 +3,29 @@
 // with L2 flushed before every timed run of the stencils (2^24 floats in and
 // out, more than the L2 of an H100 or an H200).
 //
-// Every timed run is checked: the output is re-poisoned before each run and
-// compared afterwards, on the device, with the output of the first run,
-// which was checked on the host against the reference. The kernels are
-// deterministic, so every later run must reproduce it bit for bit; a kernel
-// that skips its work now and then leaves poison behind and fails.
+// Every claim times a student's kernel against a kernel of the reference
+// build (tests/constant/CMakeLists.txt compiles them from solutions/ into a
+// module folder of their own, WB_REFERENCE_MODULES, also in the grader's
+// build), never against the student's own. The broadcast and scattered
+// lookups are both exercises: the claim is checked both ways, each student
+// kernel against the reference of the other, so neither a slow broadcast
+// nor a fast scattered kernel of the student's own can carry it.
 //
-// Measured on an H100 (chapters/constant/notes.md quotes the runs): the
-// thresholds leave room for noise and for other GPUs, far from the ratios
-// measured, which varied by less than 1% over five runs in one process.
+// Every timed run of a stencil gets its own input: InputSchedule::kInputs
+// random inputs, a different one from run to run in an order drawn from the
+// seed, the same order for both kernels. The output is re-poisoned before
+// each run and compared afterwards, on the device, with the kernel's first
+// output on the same input, which was checked on the host against the
+// reference. The kernels are deterministic, so every later run must
+// reproduce it bit for bit; a kernel that skips its work now and then
+// leaves poison behind, and one that replays an output it kept from an
+// earlier launch leaves another input's output, and fails. The lookups read
+// no input (a table in constant memory and their indices), so there is
+// nothing to vary from run to run.
+//
+// Measured on an H100 (chapters/constant/notes.md and docs/results/ quote
+// the runs): the thresholds leave room for noise and for other GPUs, far
+// from the ratios measured.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -26,6 +40,7 @@
 #include "constant_inputs.h"
 #include "wb/buffer.h"
 #include "wb/gtest_support.h"
+#include "wb/modules.h"
 #include "wb/perf_ratio.h"
 #include "wb/stats.h"
 #include "wb/timing.h"
@@ -38,49 +53,82 @@ constexpr unsigned int kTimedStencil = 1u << 24;
 /// Outputs of the timed lookups: 2^22 threads, 64 reads each.
 constexpr unsigned int kTimedLookups = 1u << 22;
 
-/// One checked stencil kernel with its own buffers, ready to be timed.
+/// The timed stencil inputs and the order in which the timed runs get them.
+struct StencilInputs {
+  StencilInputs(std::uint64_t seed, int repetitions) : schedule(repetitions, seed) {
+    for (int i = 0; i < schedule.inputs(); ++i) {
+      host.push_back(
+          testing::randomStencilInput(kTimedStencil, seed + static_cast<std::uint64_t>(i)));
+    }
+  }
+  std::vector<std::vector<float>> host;
+  InputSchedule schedule;
+};
+
+/// The label of a kernel in messages: "stencilConstant", or "reference
+/// stencilConstant" from the reference build's @p referenceModules.
+std::string labelOf(const std::string& exercise, const char* referenceModules) {
+  return (referenceModules != nullptr ? "reference " : "") + exercise;
+}
+
+/// One checked stencil kernel with its own buffers, ready to be timed, from
+/// the modules under test or, with @p referenceModules, from the reference
+/// build.
 class StencilUnderTest {
  public:
-  StencilUnderTest(const std::string& exercise, const std::vector<float>& input)
-      : k_(find(exercise)), input_(input), n_(static_cast<unsigned int>(input.size())), in_(n_),
-        out_(n_), first_(n_), coef_(kRadius, 64) {
-    in_.poison();
-    in_.upload(input_);
+  StencilUnderTest(const std::string& exercise, const StencilInputs& inputs,
+                   const char* referenceModules = nullptr)
+      : k_(find(exercise)), modules_(referenceModules),
+        label_(labelOf(exercise, referenceModules)), inputs_(inputs), n_(kTimedStencil),
+        out_(n_), coef_(kRadius, 64) {
+    const ModuleFolderScope scope(modules_);
     testing::placeCoefficients(k_, coef_);
-    out_.poison();
-    launch(k_, in_.data(), out_.data(), n_, coef_.data());
-    checkLaunch(k_.exercise);
-    const std::string wrong = testing::checkStencilResult(k_, input_, in_, out_);
-    if (!wrong.empty()) {
-      throw std::runtime_error("cannot time " + exercise + " before it is correct: " + wrong);
+    for (const std::vector<float>& input : inputs_.host) {
+      in_.push_back(std::make_unique<DeviceBuffer<float>>(n_));
+      in_.back()->poison();
+      in_.back()->upload(input);
+      out_.poison();
+      launch(k_, in_.back()->data(), out_.data(), n_, coef_.data());
+      checkLaunch(label_);
+      const std::string wrong = testing::checkStencilResult(k_, input, *in_.back(), out_);
+      if (!wrong.empty()) {
+        throw std::runtime_error("cannot time " + label_ + " before it is correct: " + wrong);
+      }
+      first_.push_back(std::make_unique<DeviceBuffer<float>>(n_));
+      WB_CUDA(cudaMemcpy(first_.back()->data(), out_.data(), out_.bytes(),
+                         cudaMemcpyDeviceToDevice));
     }
-    WB_CUDA(cudaMemcpy(first_.data(), out_.data(), out_.bytes(), cudaMemcpyDeviceToDevice));
   }
 
   TimedKernel timed() {
     TimedKernel t;
-    t.name = k_.exercise;
+    t.name = label_;
     t.launch = [this] {
       // Each kernel's module has its own constant memory, set once above;
       // only the launch is timed.
-      launch(k_, in_.data(), out_.data(), n_, coef_.data());
+      const ModuleFolderScope scope(modules_);
+      launch(k_, in_[current_]->data(), out_.data(), n_, coef_.data());
     };
     t.options.flushL2 = true;
     t.options.beforeEach = [this] { out_.poison(); };
+    t.options.beforeRun = [this](int run) {
+      current_ = static_cast<std::size_t>(inputs_.schedule.inputOf(run));
+    };
     t.options.afterEach = [this](int run) {
       const std::string problem =
-          perf::compareOnDevice(out_, first_, k_.exercise, testing::outputIndex);
+          perf::compareOnDevice(out_, *first_[current_], label_, testing::outputIndex);
       if (!problem.empty()) {
-        throw std::runtime_error(std::string(k_.exercise) + " was wrong in timed run " +
-                                 std::to_string(run + 1) + ": " + problem);
+        throw std::runtime_error(label_ + " was wrong in timed run " + std::to_string(run + 1) +
+                                 " (input " + std::to_string(current_ + 1) + " of " +
+                                 std::to_string(in_.size()) + "): " + problem);
       }
     };
     return t;
   }
 
   void report(const TimingStats& s) const {
-    std::printf("%s: median %.4f ms (min %.4f, max %.4f, %zu runs) on %u floats\n", k_.exercise,
-                s.medianMs, s.minMs, s.maxMs, s.samplesMs.size(), n_);
+    std::printf("%s: median %.4f ms (min %.4f, max %.4f, %zu runs) on %u floats\n",
+                label_.c_str(), s.medianMs, s.minMs, s.maxMs, s.samplesMs.size(), n_);
   }
 
  private:
@@ -91,24 +139,31 @@ class StencilUnderTest {
   }
 
   const StencilKernel& k_;
-  const std::vector<float>& input_;
+  const char* modules_;
+  std::string label_;
+  const StencilInputs& inputs_;
   unsigned int n_;
-  DeviceBuffer<float> in_;
   DeviceBuffer<float> out_;
-  DeviceBuffer<float> first_;  // the checked output every timed run must reproduce
   DeviceBuffer<float> coef_;
+  // Device buffers are not movable: one allocation each.
+  std::vector<std::unique_ptr<DeviceBuffer<float>>> in_;
+  std::vector<std::unique_ptr<DeviceBuffer<float>>> first_;  // each input's checked output
+  std::size_t current_ = 0;  // the input of the run under way
 };
 
 /// One checked lookup kernel with its own output, ready to be timed.
 class LookupUnderTest {
  public:
   LookupUnderTest(const std::string& exercise, const std::vector<int>& table,
-                  unsigned int distinct)
-      : k_(find(exercise)), distinct_(distinct), out_(kTimedLookups), want_(kTimedLookups, 0) {
+                  unsigned int distinct, const char* referenceModules = nullptr)
+      : k_(find(exercise)), modules_(referenceModules),
+        label_(labelOf(exercise, referenceModules)), distinct_(distinct), out_(kTimedLookups),
+        want_(kTimedLookups, 0) {
+    const ModuleFolderScope scope(modules_);
     const std::string wrong =
         testing::runAndCheckLookup(k_, table, kTimedLookups, kStart, distinct_);
     if (!wrong.empty()) {
-      throw std::runtime_error("cannot time " + exercise + " before it is correct: " + wrong);
+      throw std::runtime_error("cannot time " + label_ + " before it is correct: " + wrong);
     }
     want_.upload(testing::referenceLookups(table, kTimedLookups, kStart,
                                            k_.scattered ? distinct_ : 0u));
@@ -116,26 +171,31 @@ class LookupUnderTest {
 
   TimedKernel timed() {
     TimedKernel t;
-    t.name = k_.exercise;
-    t.launch = [this] { launch(k_, out_.data(), kTimedLookups, kStart, distinct_); };
+    t.name = label_;
+    t.launch = [this] {
+      const ModuleFolderScope scope(modules_);
+      launch(k_, out_.data(), kTimedLookups, kStart, distinct_);
+    };
     // The table is 4 KiB of constant memory and the output is written only:
     // flushing L2 would time the flush, not the constant cache.
     t.options.flushL2 = false;
     t.options.beforeEach = [this] { out_.poison(); };
     t.options.afterEach = [this](int run) {
       const std::string problem =
-          perf::compareOnDevice(out_, want_, k_.exercise, testing::outputIndex);
+          perf::compareOnDevice(out_, want_, label_, testing::outputIndex);
       if (!problem.empty()) {
-        throw std::runtime_error(std::string(k_.exercise) + " was wrong in timed run " +
+        throw std::runtime_error(label_ + " was wrong in timed run " +
                                  std::to_string(run + 1) + ": " + problem);
       }
     };
     return t;
   }
 
+  const std::string& label() const { return label_; }
+
   void report(const TimingStats& s) const {
     std::printf("%s (distinct %u): median %.4f ms (min %.4f, max %.4f, %zu runs)\n",
-                k_.exercise, distinct_, s.medianMs, s.minMs, s.maxMs, s.samplesMs.size());
+                label_.c_str(), distinct_, s.medianMs, s.minMs, s.maxMs, s.samplesMs.size());
   }
 
  private:
@@ -147,6 +207,8 @@ class LookupUnderTest {
   }
 
   const LookupKernel& k_;
+  const char* modules_;
+  std::string label_;
   unsigned int distinct_;
   DeviceBuffer<int> out_;
   DeviceBuffer<int> want_;
@@ -159,14 +221,36 @@ class PerfConstant : public GpuTest {
     seed_ = testSeed();
   }
 
-  std::pair<double, double> stencilMedians(const std::string& first, const std::string& second) {
-    const std::vector<float> input = testing::randomStencilInput(kTimedStencil, seed_);
-    StencilUnderTest a(first, input);
-    StencilUnderTest b(second, input);
+  /// Median times of the student's stencil @p exercise and the reference
+  /// build's @p baseline, timed against each other.
+  std::pair<double, double> stencilMedians(const std::string& exercise,
+                                           const std::string& baseline) {
+    const StencilInputs inputs(seed_, TimingOptions{}.repetitions);
+    StencilUnderTest a(exercise, inputs);
+    StencilUnderTest b(baseline, inputs, WB_REFERENCE_MODULES);
     const auto [aStats, bStats] = timeKernelPair(a.timed(), b.timed());
     a.report(aStats);
     b.report(bStats);
     return {aStats.medianMs, bStats.medianMs};
+  }
+
+  /// Expects @p scattered to take at least @p minRatio times as long as
+  /// @p broadcast, one of them the student's and the other the reference
+  /// build's (@p referenceBroadcast says which).
+  void expectScatteredSlower(bool referenceBroadcast, double minRatio) {
+    const std::vector<int> table = testing::randomTable(seed_);
+    const char* ref = WB_REFERENCE_MODULES;
+    LookupUnderTest broadcast("constantBroadcast", table, 1,
+                              referenceBroadcast ? ref : nullptr);
+    LookupUnderTest scattered("constantScattered", table, kWarpLanes,
+                              referenceBroadcast ? nullptr : ref);
+    // Each kernel's module keeps its own copy of the table, set by the check
+    // in the constructors above.
+    const auto [bStats, sStats] = timeKernelPair(broadcast.timed(), scattered.timed());
+    broadcast.report(bStats);
+    scattered.report(sStats);
+    perf::expectSlowerBy(scattered.label(), sStats.medianMs, broadcast.label(), bStats.medianMs,
+                         minRatio);
   }
 
   std::uint64_t seed_ = 0;
@@ -177,30 +261,31 @@ class PerfConstant : public GpuTest {
 // constant cache broadcasts; global loads of one address per warp are also
 // cheap on today's GPUs (one sector, from L1), so the book's gain may be
 // small, and this test claims only that constant memory is not slower by
-// more than 10%. H100: 0.928x (constant memory 7% faster).
+// more than 10%. H100: 0.928x (constant memory 7% faster). The student's
+// stencilConstant against the reference stencilGmemCoef (the worked
+// example).
 TEST_F(PerfConstant, ConstantCoefficientsCostNoMoreThanGlobal) {
   SCOPED_TRACE(seedNote(seed_));
   const auto [constant, gmem] = stencilMedians("stencilConstant", "stencilGmemCoef");
-  perf::expectNoSlowerThan("stencilConstant", constant, "stencilGmemCoef", gmem,
-                           1.10);
+  perf::expectNoSlowerThan("stencilConstant", constant, "reference stencilGmemCoef", gmem, 1.10);
 }
 
 // 5.5: lanes reading 32 different constant words are served in about 32
 // passes, where a broadcast takes one. 64 reads per thread make the reads
 // the kernel's main cost, so the scattered kernel must take at least four
-// times as long. H100: 28.5x.
+// times as long. H100: 28.5x. The student's constantScattered against the
+// reference constantBroadcast...
 TEST_F(PerfConstant, ScatteredConstantReadsSerialise) {
   SCOPED_TRACE(seedNote(seed_));
-  const std::vector<int> table = testing::randomTable(seed_);
-  LookupUnderTest broadcast("constantBroadcast", table, 1);
-  LookupUnderTest scattered("constantScattered", table, kWarpLanes);
-  // Each kernel's module keeps its own copy of the table, set by the check
-  // in the constructors above.
-  const auto [bStats, sStats] = timeKernelPair(broadcast.timed(), scattered.timed());
-  broadcast.report(bStats);
-  scattered.report(sStats);
-  perf::expectSlowerBy("constantScattered", sStats.medianMs, "constantBroadcast",
-                       bStats.medianMs, 4.0);
+  expectScatteredSlower(/*referenceBroadcast=*/true, 4.0);
+}
+
+// ...and the student's constantBroadcast against the reference
+// constantScattered: a broadcast that is slow for want of a broadcast
+// fails here.
+TEST_F(PerfConstant, BroadcastBeatsScatteredReads) {
+  SCOPED_TRACE(seedNote(seed_));
+  expectScatteredSlower(/*referenceBroadcast=*/false, 4.0);
 }
 
 }  // namespace

@@ -5,13 +5,30 @@
 // inside the spread measured on an H100 and an H200 (see docs/results): a
 // performance test that flakes is a bug.
 //
+// Every claim times a student's kernel against a kernel of the reference
+// build (tests/layout/CMakeLists.txt compiles them from solutions/ into a
+// module folder of their own, WB_REFERENCE_MODULES, also in the grader's
+// build), never against the student's own. Where both kernels of a book
+// claim are exercises, the claim is checked for the kernel it teaches (the
+// padded tile, the dynamic tile) against the reference of the other: timed
+// the other way round, a slow student kernel would pass. The student's
+// setRowReadCol and setRowReadColPad, the yardsticks of those claims in the
+// book, must keep the reference kernels' speed in a check of their own
+// (KeepsReferenceSpeed). The claim about conflicts (row against column
+// access) times the student's column kernel against the reference
+// setRowReadRow, the worked example.
+//
 // Every run's output is re-poisoned before it, and every timed run's output
 // is compared with the exact expected output: a kernel that is correct when
 // checked and then skips its work (device code can count its launches)
-// leaves poison behind and fails.
+// leaves poison behind and fails. These kernels read no input (each writes
+// a pattern of its indices through the tile), so there is no input to vary
+// from run to run, and nothing a kernel could keep from an earlier launch
+// spares it the writes that are checked.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -21,6 +38,7 @@
 #include "wb/buffer.h"
 #include "wb/device.h"
 #include "wb/gtest_support.h"
+#include "wb/modules.h"
 #include "wb/perf_ratio.h"
 #include "wb/timing.h"
 
@@ -34,11 +52,13 @@ int blocksFor(const TileShape& shape) {
   return static_cast<int>(std::max<std::size_t>(wanted, 1024));
 }
 
-/// The kernel with id @p id, once it has passed the correctness check: a
+/// The kernel with id @p id, once it has passed the correctness check
+/// (from @p referenceModules, the reference build, when not null): a
 /// performance claim about a wrong kernel means nothing.
-const LayoutKernel& checkedKernel(const std::string& id) {
+const LayoutKernel& checkedKernel(const std::string& id, const char* referenceModules) {
   const LayoutKernel* k = findLayoutKernel(id);
   if (k == nullptr) throw std::invalid_argument("no layout kernel " + id);
+  const ModuleFolderScope scope(referenceModules);
   const std::string wrong = testing::runAndCheck(*k, 3);
   if (!wrong.empty()) {
     throw std::runtime_error("cannot time " + id + " before it is correct: " + wrong);
@@ -46,12 +66,27 @@ const LayoutKernel& checkedKernel(const std::string& id) {
   return *k;
 }
 
+/// A kernel to time: its id and the build it comes from.
+struct Timed {
+  std::string id;
+  const char* referenceModules = nullptr;  ///< null: the modules under test
+
+  std::string label() const { return (referenceModules != nullptr ? "reference " : "") + id; }
+};
+
+/// The student's kernel @p id.
+Timed student(const std::string& id) { return {id}; }
+/// The reference build's kernel @p id.
+Timed reference(const std::string& id) { return {id, WB_REFERENCE_MODULES}; }
+
 /// One checked layout kernel, its output and the output it must write,
 /// ready to be timed. Must outlive the TimedKernel that timed() returns.
 class LayoutUnderTest {
  public:
-  explicit LayoutUnderTest(const std::string& id)
-      : k_(checkedKernel(id)),
+  explicit LayoutUnderTest(const Timed& which)
+      : k_(checkedKernel(which.id, which.referenceModules)),
+        modules_(which.referenceModules),
+        label_(which.label()),
         blocks_(blocksFor(k_.shape)),
         out_(static_cast<std::size_t>(k_.shape.elements()) * blocks_),
         want_(out_.size(), 0) {
@@ -60,8 +95,11 @@ class LayoutUnderTest {
 
   TimedKernel timed() {
     TimedKernel t;
-    t.name = k_.id();
-    t.launch = [this] { launch(k_, out_.data(), blocks_); };
+    t.name = label_;
+    t.launch = [this] {
+      const ModuleFolderScope scope(modules_);
+      launch(k_, out_.data(), blocks_);
+    };
     // The poison leaves L2 full of dirty lines; the flush that follows it
     // (a read, see timing.cu) writes them back before the timed run, which
     // would otherwise pay for writing back the poison.
@@ -75,14 +113,16 @@ class LayoutUnderTest {
   /// Compares timed run @p run's output with the expected one, on the
   /// device (see compareOnDevice for why).
   void checkRun(int run) const {
-    const std::string problem = perf::compareOnDevice(out_, want_, k_.id());
+    const std::string problem = perf::compareOnDevice(out_, want_, label_);
     if (!problem.empty()) {
-      throw std::runtime_error(k_.id() + " was wrong in timed run " + std::to_string(run + 1) +
+      throw std::runtime_error(label_ + " was wrong in timed run " + std::to_string(run + 1) +
                                " (" + std::to_string(blocks_) + " blocks): " + problem);
     }
   }
 
   const LayoutKernel& k_;
+  const char* modules_;
+  std::string label_;
   int blocks_;
   DeviceBuffer<int> out_;
   DeviceBuffer<int> want_;
@@ -92,59 +132,91 @@ class PerfLayout : public GpuTest {
  protected:
   /// Median times in ms of @p first and @p second, both checked first and
   /// then timed with their runs interleaved.
-  static std::pair<double, double> medianMs(const std::string& first,
-                                            const std::string& second) {
+  static std::pair<double, double> medianMs(const Timed& first, const Timed& second) {
     LayoutUnderTest a(first);
     LayoutUnderTest b(second);
     const auto [aStats, bStats] = timeKernelPair(a.timed(), b.timed());
+    std::printf("%s: median %.4f ms (min %.4f, max %.4f)\n", first.label().c_str(),
+                aStats.medianMs, aStats.minMs, aStats.maxMs);
+    std::printf("%s: median %.4f ms (min %.4f, max %.4f)\n", second.label().c_str(),
+                bStats.medianMs, bStats.minMs, bStats.maxMs);
     return {aStats.medianMs, bStats.medianMs};
   }
 
   /// Expects @p slow to take at least @p minRatio times as long as @p fast.
-  static void expectSlower(const std::string& slow, const std::string& fast, double minRatio) {
+  static void expectSlower(const Timed& slow, const Timed& fast, double minRatio) {
     const auto [slowMs, fastMs] = medianMs(slow, fast);
-    perf::expectSlowerBy(slow, slowMs, fast, fastMs, minRatio);
+    perf::expectSlowerBy(slow.label(), slowMs, fast.label(), fastMs, minRatio);
   }
 
-  /// Expects @p dynamic to cost at most @p maxRatio times its static twin.
-  static void expectNoDearer(const std::string& dynamic, const std::string& twin,
-                             double maxRatio) {
-    const auto [dynMs, twinMs] = medianMs(dynamic, twin);
-    perf::expectNoSlowerThan(dynamic, dynMs, twin, twinMs, maxRatio);
+  /// Expects @p variant to cost at most @p maxRatio times @p baseline.
+  static void expectNoDearer(const Timed& variant, const Timed& baseline, double maxRatio) {
+    const auto [variantMs, baselineMs] = medianMs(variant, baseline);
+    perf::expectNoSlowerThan(variant.label(), variantMs, baseline.label(), baselineMs, maxRatio);
   }
 };
 
 // 5.2.1.1: a 32-way conflict on every store and load costs far more than
-// conflict-free row access.
+// conflict-free row access: the student's column kernel against the
+// reference setRowReadRow (the worked example).
 TEST_F(PerfLayout, SquareRowRowBeatsColCol) {
-  expectSlower("square_setColReadCol", "square_setRowReadRow", 1.5);
+  expectSlower(student("square_setColReadCol"), reference("square_setRowReadRow"), 1.5);
 }
 TEST_F(PerfLayout, RectRowRowBeatsColCol) {
-  expectSlower("rect_setColReadCol", "rect_setRowReadRow", 1.3);
+  expectSlower(student("rect_setColReadCol"), reference("rect_setRowReadRow"), 1.3);
 }
 
-// 5.2.1.4: padding removes the column-read conflict.
+// 5.2.1.4: padding removes the column-read conflict: the student's padded
+// kernel against the reference unpadded one.
 TEST_F(PerfLayout, SquarePaddingSpeedsUpColumnRead) {
-  expectSlower("square_setRowReadCol", "square_setRowReadColPad", 1.2);
+  expectSlower(reference("square_setRowReadCol"), student("square_setRowReadColPad"), 1.2);
 }
 TEST_F(PerfLayout, RectPaddingSpeedsUpColumnRead) {
-  expectSlower("rect_setRowReadCol", "rect_setRowReadColPad", 1.1);
+  expectSlower(reference("rect_setRowReadCol"), student("rect_setRowReadColPad"), 1.1);
 }
 
 // 5.2.1.3: dynamic allocation is the same memory; at most a small overhead
-// for the run-time index arithmetic.
+// for the run-time index arithmetic: the student's dynamic kernels against
+// the reference static ones.
 TEST_F(PerfLayout, SquareDynamicCostsNoMoreThanStatic) {
-  expectNoDearer("square_setRowReadColDyn", "square_setRowReadCol", 1.10);
+  expectNoDearer(student("square_setRowReadColDyn"), reference("square_setRowReadCol"), 1.10);
 }
 TEST_F(PerfLayout, SquareDynamicPaddedCostsNoMoreThanStatic) {
-  expectNoDearer("square_setRowReadColDynPad", "square_setRowReadColPad", 1.10);
+  expectNoDearer(student("square_setRowReadColDynPad"), reference("square_setRowReadColPad"),
+                 1.10);
 }
 TEST_F(PerfLayout, RectDynamicCostsNoMoreThanStatic) {
-  expectNoDearer("rect_setRowReadColDyn", "rect_setRowReadCol", 1.10);
+  expectNoDearer(student("rect_setRowReadColDyn"), reference("rect_setRowReadCol"), 1.10);
 }
 TEST_F(PerfLayout, RectDynamicPaddedCostsNoMoreThanStatic) {
-  expectNoDearer("rect_setRowReadColDynPad", "rect_setRowReadColPad", 1.10);
+  expectNoDearer(student("rect_setRowReadColDynPad"), reference("rect_setRowReadColPad"), 1.10);
 }
+
+// A student's kernel that the book uses as a yardstick (the unpadded and
+// the padded static tile, which padding and dynamic allocation are measured
+// against), against the reference build of the same kernel: at most
+// kMaxRatio times its time. An honest kernel measures about 1.00x;
+// kMaxRatio leaves room for noise and fails a kernel that idles on the
+// timed size. The parameter, `<exercise>_<shape>`, gives the test its
+// `exercise=` label.
+class PerfLayoutYardstick : public PerfLayout, public ::testing::WithParamInterface<std::string> {
+ protected:
+  static constexpr double kMaxRatio = 1.15;
+};
+
+TEST_P(PerfLayoutYardstick, KeepsReferenceSpeed) {
+  const std::string& param = GetParam();  // "setRowReadCol_square"
+  const std::string::size_type cut = param.find('_');
+  const std::string id = param.substr(cut + 1) + "_" + param.substr(0, cut);
+  expectNoDearer(student(id), reference(id), kMaxRatio);
+}
+
+INSTANTIATE_TEST_SUITE_P(Yardsticks, PerfLayoutYardstick,
+                         ::testing::Values("setRowReadCol_square", "setRowReadCol_rect",
+                                           "setRowReadColPad_square", "setRowReadColPad_rect"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
 
 }  // namespace
 }  // namespace wb::layout

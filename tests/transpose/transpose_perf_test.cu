@@ -1,16 +1,37 @@
 // Performance claims of book section 5.4, as ratios of medians measured in
-// one process on an 8192 x 8192 float matrix (256 MiB each way, far beyond
+// one process on 8192 x 8192 float matrices (256 MiB each way, far beyond
 // L2), the kernels' runs interleaved, with L2 flushed before every timed
 // run. Every kernel is checked for correctness before it is timed.
 // Thresholds sit well inside the spread measured on an H100 and an H200,
 // each test in its own process after the GPU idled (docs/results/): a
 // performance test that flakes is a bug.
 //
-// The output is re-poisoned before every run and every timed run's output is
-// compared with the exact expected matrix: a kernel that is correct when
-// checked and then skips its work (device code can count its launches)
-// leaves poison behind and fails. The input is random for the same reason:
-// a constant matrix is its own transpose and its own copy.
+// Every claim times a student's kernel against kernels of the reference
+// build (tests/transpose/CMakeLists.txt compiles them from solutions/ into
+// a module folder of their own, WB_REFERENCE_MODULES, also in the grader's
+// build), never against the student's own: a transposeSmem that idles on
+// the timed size must not make an unpadded transposeSmemPad look fast.
+// Where both kernels of a book claim are exercises (padding), the claim is
+// checked for the kernel it teaches, the padded one, against the reference
+// unpadded tile: timed the other way round it would reward a slow
+// transposeSmem. The student's transposeSmem, the yardstick of that claim
+// in the book, must keep the reference transposeSmem's speed in a check of
+// its own (KeepsReferenceSpeed). The worked examples (copyGmem, naiveGmem)
+// come from the reference build too.
+//
+// Every timed run gets its own input: InputSchedule::kInputs random
+// matrices, a different one from run to run in an order drawn from the
+// seed, the same order for every kernel of a comparison, and before every
+// timed run one element of its input, drawn from the seed, changes
+// (outside the timed region), so no two runs see the same input. The
+// output is
+// re-poisoned before every run and every timed run's output is compared
+// with the exact expected matrix of the input it was given: a kernel that
+// is correct when checked and then skips its work (device code can count
+// its launches), or replays an output it kept from an earlier launch,
+// leaves poison or the wrong matrix behind and fails. The inputs are
+// random for the same reason: a constant matrix is its own transpose and
+// its own copy.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -23,7 +44,9 @@
 #include "transpose/transpose.cuh"
 #include "transpose_check.h"
 #include "wb/buffer.h"
+#include "wb/cuda_check.h"
 #include "wb/gtest_support.h"
+#include "wb/modules.h"
 #include "wb/perf_ratio.h"
 #include "wb/stats.h"
 #include "wb/timing.h"
@@ -35,12 +58,19 @@ constexpr int kRows = 8192;
 constexpr int kCols = 8192;
 constexpr std::size_t kElements = static_cast<std::size_t>(kRows) * kCols;
 
+/// The worked examples of the section: complete in the starter, always
+/// timed from the reference build.
+bool workedExample(const std::string& name) { return name == "copyGmem" || name == "naiveGmem"; }
+
 /// The kernel named @p name, once it has passed the correctness check on an
-/// awkward size with input drawn from @p seed: a performance claim about a
-/// wrong kernel means nothing.
-const TransposeKernel& checkedKernel(const std::string& name, std::uint64_t seed) {
+/// awkward size with input drawn from @p seed (from @p referenceModules,
+/// the reference build, when not null): a performance claim about a wrong
+/// kernel means nothing.
+const TransposeKernel& checkedKernel(const std::string& name, std::uint64_t seed,
+                                     const char* referenceModules) {
   const TransposeKernel* k = findTransposeKernel(name);
   if (k == nullptr) throw std::invalid_argument("no transpose kernel " + name);
+  const ModuleFolderScope scope(referenceModules);
   const std::string wrong = testing::runAndCheck(*k, 1000, 777, seed);
   if (!wrong.empty()) {
     throw std::runtime_error("cannot time " + name + " before it is correct (" +
@@ -49,22 +79,54 @@ const TransposeKernel& checkedKernel(const std::string& name, std::uint64_t seed
   return *k;
 }
 
-/// The timed kRows x kCols input, random from a seed, on the device with
-/// poisoned guard zones (reading outside it yields wrong values), and the
-/// outputs a kernel must write from it: the input itself for the copy.
+/// The timed kRows x kCols inputs, random from a seed, on the device with
+/// poisoned guard zones (reading outside one yields wrong values), the
+/// outputs a kernel must write from each (the input itself for the copy),
+/// and the order in which the timed runs get them.
 struct TimedMatrices {
-  explicit TimedMatrices(std::uint64_t seed) {
-    const std::vector<float> host = testing::randomMatrix(kRows, kCols, seed);
-    in.poison();
-    in.upload(host);
-    transposed.upload(referenceOutput(Reference::Transpose, host, kRows, kCols));
+  TimedMatrices(std::uint64_t seed, int repetitions) : schedule(repetitions, seed) {
+    for (int i = 0; i < schedule.inputs(); ++i) {
+      const std::vector<float> host =
+          testing::randomMatrix(kRows, kCols, seed + static_cast<std::uint64_t>(i));
+      in.push_back(std::make_unique<DeviceBuffer<float>>(kElements));
+      in.back()->poison();
+      in.back()->upload(host);
+      transposed.push_back(std::make_unique<DeviceBuffer<float>>(kElements, 0));
+      transposed.back()->upload(referenceOutput(Reference::Transpose, host, kRows, kCols));
+    }
   }
-  const DeviceBuffer<float>& expected(Reference ref) const {
-    return ref == Reference::Copy ? in : transposed;
+  const DeviceBuffer<float>& expected(Reference ref, std::size_t input) const {
+    return ref == Reference::Copy ? *in[input] : *transposed[input];
   }
 
-  DeviceBuffer<float> in{kElements};
-  DeviceBuffer<float> transposed{kElements, 0};
+  /// The input of timed run @p run (-1: a warm-up run), with the element
+  /// the schedule names for the run changed, in the input and in its
+  /// transpose, by the first kernel to make that run: every kernel's run
+  /// @p run sees the same matrix.
+  std::size_t prepare(int run) {
+    const std::size_t input = static_cast<std::size_t>(schedule.inputOf(run));
+    if (run > prepared_) {
+      prepared_ = run;
+      const std::size_t i = schedule.changedElement(run, kElements);
+      float x = 0.0f;
+      WB_CUDA(cudaMemcpy(&x, in[input]->data() + i, sizeof x, cudaMemcpyDeviceToHost));
+      const float value = x != 0.0f ? -x : 0.5f;
+      const std::size_t row = i / kCols;
+      const std::size_t col = i % kCols;
+      WB_CUDA(cudaMemcpy(in[input]->data() + i, &value, sizeof value, cudaMemcpyHostToDevice));
+      WB_CUDA(cudaMemcpy(transposed[input]->data() + col * kRows + row, &value, sizeof value,
+                         cudaMemcpyHostToDevice));
+    }
+    return input;
+  }
+
+  InputSchedule schedule;
+  // Device buffers are not movable: one allocation each.
+  std::vector<std::unique_ptr<DeviceBuffer<float>>> in;
+  std::vector<std::unique_ptr<DeviceBuffer<float>>> transposed;
+
+ private:
+  int prepared_ = -1;  // the last timed run whose element has changed
 };
 
 /// Median time and effective bandwidth of one kernel.
@@ -74,21 +136,31 @@ struct Measurement {
 };
 
 /// One checked transpose kernel and its output, ready to be timed with its
-/// default block on @p matrices. Must outlive the TimedKernel that timed()
-/// returns.
+/// default block on @p matrices, from the modules under test or, with
+/// @p referenceModules, from the reference build. Must outlive the
+/// TimedKernel that timed() returns.
 class TransposeUnderTest {
  public:
-  TransposeUnderTest(const std::string& name, std::uint64_t seed, const TimedMatrices& matrices)
-      : k_(checkedKernel(name, seed)), matrices_(matrices), out_(kElements) {}
+  TransposeUnderTest(const std::string& name, std::uint64_t seed, TimedMatrices& matrices,
+                     const char* referenceModules = nullptr)
+      : k_(checkedKernel(name, seed, referenceModules)),
+        modules_(referenceModules),
+        label_((referenceModules != nullptr ? "reference " : "") + name),
+        matrices_(matrices),
+        out_(kElements) {}
 
-  const char* name() const { return k_.name; }
+  const std::string& name() const { return label_; }
 
   TimedKernel timed() {
     TimedKernel t;
-    t.name = k_.name;
-    t.launch = [this] { launch(k_, out_.data(), matrices_.in.data(), kRows, kCols); };
+    t.name = label_;
+    t.launch = [this] {
+      const ModuleFolderScope scope(modules_);
+      launch(k_, out_.data(), matrices_.in[current_]->data(), kRows, kCols);
+    };
     t.options.flushL2 = true;  // also writes back the poison before the timed run
     t.options.beforeEach = [this] { out_.poison(); };
+    t.options.beforeRun = [this](int run) { current_ = matrices_.prepare(run); };
     t.options.afterEach = [this](int run) { checkRun(run); };
     return t;
   }
@@ -97,28 +169,41 @@ class TransposeUnderTest {
   Measurement measurement(const TimingStats& stats) const {
     const double bytes = static_cast<double>(kElements) * sizeof(float);
     const Measurement m{stats.medianMs, gbPerSecond(bytes, bytes, stats.medianMs)};
-    std::printf("%-24s %9.4f ms %8.1f GB/s\n", k_.name, m.ms, m.gbs);
+    std::printf("%-34s %9.4f ms %8.1f GB/s (min %.4f, max %.4f)\n", label_.c_str(), m.ms, m.gbs,
+                stats.minMs, stats.maxMs);
     return m;
   }
 
  private:
-  /// Compares timed run @p run's output with the expected matrix, on the
-  /// device (see compareOnDevice for why).
+  /// Compares timed run @p run's output with the expected matrix of the
+  /// input it was given, on the device (see compareOnDevice for why).
   void checkRun(int run) const {
     const std::string problem =
-        perf::compareOnDevice(out_, matrices_.expected(k_.reference),
+        perf::compareOnDevice(out_, matrices_.expected(k_.reference, current_),
                               testing::describeRun(k_, kRows, kCols, defaultBlock()),
                               rowColIndex(outputCols(k_.reference, kRows, kCols)));
     if (!problem.empty()) {
-      throw std::runtime_error(std::string(k_.name) + " was wrong in timed run " +
-                               std::to_string(run + 1) + ": " + problem);
+      throw std::runtime_error(label_ + " was wrong in timed run " + std::to_string(run + 1) +
+                               " (input " + std::to_string(current_ + 1) + " of " +
+                               std::to_string(matrices_.in.size()) + "): " + problem);
     }
   }
 
   const TransposeKernel& k_;
-  const TimedMatrices& matrices_;
+  const char* modules_;
+  std::string label_;
+  TimedMatrices& matrices_;
   DeviceBuffer<float> out_;
+  std::size_t current_ = 0;  // the input of the run under way
 };
+
+/// The kernel @p name as a comparison times it: a worked example from the
+/// reference build, an exercise from the modules under test.
+std::unique_ptr<TransposeUnderTest> studentOrWorked(const std::string& name, std::uint64_t seed,
+                                                    TimedMatrices& matrices) {
+  return std::make_unique<TransposeUnderTest>(
+      name, seed, matrices, workedExample(name) ? WB_REFERENCE_MODULES : nullptr);
+}
 
 class PerfTranspose : public GpuTest {
  protected:
@@ -127,33 +212,39 @@ class PerfTranspose : public GpuTest {
     seed_ = testSeed();
   }
 
-  /// Expects @p fast to beat @p slow by at least @p minRatio (time ratio),
-  /// both checked first, then timed with their runs interleaved.
-  void expectFaster(const std::string& fast, const std::string& slow, double minRatio) const {
-    const TimedMatrices matrices(seed_ + 1);
-    TransposeUnderTest slowK(slow, seed_, matrices);
+  /// Expects the student's @p fast to beat the reference build's @p slow by
+  /// at least @p minRatio (time ratio), both checked first, then timed with
+  /// their runs interleaved.
+  void expectFasterThanReference(const std::string& fast, const std::string& slow,
+                                 double minRatio) const {
+    TimedMatrices matrices(seed_ + 1, TimingOptions{}.repetitions);
+    TransposeUnderTest slowK(slow, seed_, matrices, WB_REFERENCE_MODULES);
     TransposeUnderTest fastK(fast, seed_, matrices);
     const auto [slowStats, fastStats] = timeKernelPair(slowK.timed(), fastK.timed());
     const Measurement slowM = slowK.measurement(slowStats);
     const Measurement fastM = fastK.measurement(fastStats);
-    perf::expectSlowerBy(slow, slowM.ms, fast, fastM.ms, minRatio);
+    perf::expectSlowerBy(slowK.name(), slowM.ms, fast, fastM.ms, minRatio);
   }
 
   std::uint64_t seed_ = 0;
 };
 
 // 5.4.2: the shared tile turns the strided global writes into coalesced
-// ones. H200, 4096^2: 2.69-2.76x.
+// ones. H200, 4096^2: 2.69-2.76x. The student's transposeSmem against the
+// reference naiveGmem (a worked example).
 TEST_F(PerfTranspose, SharedTileBeatsNaive) {
   SCOPED_TRACE(seedNote(seed_));
-  expectFaster("transposeSmem", "naiveGmem", 1.5);
+  expectFasterThanReference("transposeSmem", "naiveGmem", 1.5);
 }
 
 // 5.4.3: padding removes the 16-way conflict of the tile's column read.
-// The smallest margin of the section (H200: 1.17-1.27x).
+// The smallest margin of the section (H200: 1.17-1.27x). The student's
+// transposeSmemPad against the reference transposeSmem: an unpadded
+// transposeSmemPad measures 1.00x, whatever the student's transposeSmem
+// does.
 TEST_F(PerfTranspose, PaddingBeatsUnpaddedTile) {
   SCOPED_TRACE(seedNote(seed_));
-  expectFaster("transposeSmemPad", "transposeSmem", 1.05);
+  expectFasterThanReference("transposeSmemPad", "transposeSmem", 1.05);
 }
 
 // 5.4.1 / 5.4.4: the best transpose of the chapter comes close to a plain
@@ -162,13 +253,13 @@ TEST_F(PerfTranspose, PaddingBeatsUnpaddedTile) {
 TEST_F(PerfTranspose, BestTransposeReachesCopyBandwidth) {
   SCOPED_TRACE(seedNote(seed_));
   constexpr double kMinShare = 0.80;
-  const TimedMatrices matrices(seed_ + 1);
+  TimedMatrices matrices(seed_ + 1, TimingOptions{}.repetitions);
   // Kernels are not movable (they own device buffers): one allocation each.
   std::vector<std::unique_ptr<TransposeUnderTest>> kernels;
-  kernels.push_back(std::make_unique<TransposeUnderTest>("copyGmem", seed_, matrices));
+  kernels.push_back(studentOrWorked("copyGmem", seed_, matrices));
   for (const TransposeKernel& k : transposeKernels()) {
     if (k.reference != Reference::Transpose) continue;
-    kernels.push_back(std::make_unique<TransposeUnderTest>(k.name, seed_, matrices));
+    kernels.push_back(studentOrWorked(k.name, seed_, matrices));
   }
   std::vector<TimedKernel> timed;
   for (const auto& k : kernels) timed.push_back(k->timed());
@@ -186,12 +277,42 @@ TEST_F(PerfTranspose, BestTransposeReachesCopyBandwidth) {
   }
   const double share = bestGbs / copy.gbs;
   ::testing::Test::RecordProperty("share_of_copy", std::to_string(share));
-  std::printf("best transpose %s %.1f GB/s / copyGmem %.1f GB/s = %.2f (need >= %.2f)\n",
+  std::printf("best transpose %s %.1f GB/s / reference copyGmem %.1f GB/s = %.2f (need >= %.2f)\n",
               best.c_str(), bestGbs, copy.gbs, share, kMinShare);
   EXPECT_GE(share, kMinShare) << "the best transpose, " << best << ", reaches " << bestGbs
                               << " GB/s, " << share * 100 << "% of copyGmem's " << copy.gbs
                               << " GB/s; it should reach " << kMinShare * 100 << "%";
 }
+
+// A student's kernel that the book uses as a yardstick (transposeSmem, the
+// unpadded tile that padding must beat), against the reference build of
+// the same exercise: at most kMaxRatio times its time. An honest kernel
+// measures about 1.00x; kMaxRatio leaves room for a slightly different but
+// reasonable kernel and for noise, and fails a kernel that idles on the
+// timed size. The test's parameter names the exercise, whose `exercise=`
+// label it gets.
+class PerfTransposeYardstick : public PerfTranspose,
+                               public ::testing::WithParamInterface<std::string> {
+ protected:
+  static constexpr double kMaxRatio = 1.15;
+};
+
+TEST_P(PerfTransposeYardstick, KeepsReferenceSpeed) {
+  SCOPED_TRACE(seedNote(seed_));
+  const std::string& exercise = GetParam();
+  TimedMatrices matrices(seed_ + 1, TimingOptions{}.repetitions);
+  TransposeUnderTest mine(exercise, seed_, matrices);
+  TransposeUnderTest theirs(exercise, seed_, matrices, WB_REFERENCE_MODULES);
+  const auto [myStats, theirStats] = timeKernelPair(mine.timed(), theirs.timed());
+  const Measurement myM = mine.measurement(myStats);
+  const Measurement theirM = theirs.measurement(theirStats);
+  perf::expectNoSlowerThan(exercise, myM.ms, theirs.name(), theirM.ms, kMaxRatio);
+}
+
+INSTANTIATE_TEST_SUITE_P(Yardsticks, PerfTransposeYardstick, ::testing::Values("transposeSmem"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
 
 }  // namespace
 }  // namespace wb::transpose

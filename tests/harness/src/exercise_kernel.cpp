@@ -33,6 +33,9 @@ struct ModuleRegistry {
   std::map<std::string, std::string> pinned;  ///< module folders by key (pinModuleFolders)
 };
 
+/// The folders of the innermost ModuleFolderScope on this thread, or null.
+thread_local const char* scopeFolders = nullptr;
+
 ModuleRegistry& registry() {
   static ModuleRegistry r;
   return r;
@@ -94,7 +97,11 @@ void logLoaded(const std::string& key) {
 }
 
 LoadedModule& load(ModuleRegistry& r, const std::string& key) {
-  const auto found = r.modules.find(key);
+  // A module loaded inside a ModuleFolderScope is kept under its folders
+  // too: the same exercise may also be loaded from WB_MODULES.
+  const bool scoped = scopeFolders != nullptr;
+  const std::string entry = scoped ? std::string(scopeFolders) + "|" + key : key;
+  const auto found = r.modules.find(entry);
   if (found != r.modules.end()) return found->second;
   if (!r.onlyModule.empty() && key != r.onlyModule) {
     throw std::runtime_error("this process may load only the module of " + r.onlyModule +
@@ -102,9 +109,11 @@ LoadedModule& load(ModuleRegistry& r, const std::string& key) {
   }
   LoadedModule m;
   const auto pin = r.pinned.find(key);
-  m.path = pin != r.pinned.end()
-               ? findModuleIn(key, pin->second, pin->second + " (the folders it is pinned to)")
-               : findModule(key, r.defaultFolders);
+  m.path = scoped ? findModuleIn(key, scopeFolders,
+                                 std::string(scopeFolders) + " (the reference modules)")
+         : pin != r.pinned.end()
+             ? findModuleIn(key, pin->second, pin->second + " (the folders it is pinned to)")
+             : findModule(key, r.defaultFolders);
   const cudaError_t err =
       cudaLibraryLoadFromFile(&m.library, m.path.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0);
   if (err != cudaSuccess) {
@@ -128,8 +137,8 @@ LoadedModule& load(ModuleRegistry& r, const std::string& key) {
     }
   }
   (void)cudaGetLastError();
-  logLoaded(key);
-  return r.modules.emplace(key, std::move(m)).first->second;
+  if (!scoped) logLoaded(key);
+  return r.modules.emplace(entry, std::move(m)).first->second;
 }
 
 }  // namespace
@@ -185,6 +194,12 @@ void loadOnlyModule(const std::string& key) {
   const std::lock_guard<std::mutex> lock(r.mutex);
   r.onlyModule = key;
 }
+
+ModuleFolderScope::ModuleFolderScope(const char* folders) : previous_(scopeFolders) {
+  if (folders != nullptr && *folders != '\0') scopeFolders = folders;
+}
+
+ModuleFolderScope::~ModuleFolderScope() { scopeFolders = previous_; }
 
 void pinModuleFolders(const std::string& key, const std::string& folders) {
   ModuleRegistry& r = registry();

@@ -135,16 +135,18 @@ ClockSettling runUntilClockSettles() {
 void warmUp(const TimedKernel& k) {
   for (int i = 0; i < k.options.warmup; ++i) {
     if (k.options.beforeEach) k.options.beforeEach();
+    if (k.options.beforeRun) k.options.beforeRun(-1);
     k.launch();
     if (i == 0) checkLaunch(k.name);
   }
 }
 
-/// Timed run @p run of @p k: its beforeEach and the flush, then the launch
+/// Timed run @p run of @p k: its beforeEach, beforeRun and the flush, then the launch
 /// between two events; after the stop event, the launch check and its
 /// afterEach, outside the timed region. Returns the run's time in ms.
 double timeOneRun(const TimedKernel& k, int run, const Event& start, const Event& stop) {
   if (k.options.beforeEach) k.options.beforeEach();
+  if (k.options.beforeRun) k.options.beforeRun(run);
   if (k.options.flushL2) flushL2();
   WB_CUDA(cudaEventRecord(start.e));
   k.launch();

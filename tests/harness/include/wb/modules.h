@@ -29,4 +29,29 @@ void loadOnlyModule(const std::string& key);
 /// before the module is first loaded.
 void pinModuleFolders(const std::string& key, const std::string& folders);
 
+/**
+ * @brief While it lives, exerciseKernel and exerciseGlobal on this thread
+ *        load every module from @p folders (':'-separated), whatever
+ *        WB_MODULES says, kept apart from the modules loaded outside it.
+ *
+ * The performance tests time a student's kernel against the reference
+ * build of kernels of the same section, some of them exercises too
+ * (transposeSmemPad against the reference transposeSmem): the student's
+ * transposeSmem and the reference one are then both loaded in one process,
+ * each launched through the same contract (TransposeKernel), the reference
+ * one inside such a scope. A null or empty @p folders changes nothing. The
+ * modules loaded inside a scope are not written to WB_MODULES_LOG: no
+ * student file ran.
+ */
+class ModuleFolderScope {
+ public:
+  explicit ModuleFolderScope(const char* folders);
+  ~ModuleFolderScope();
+  ModuleFolderScope(const ModuleFolderScope&) = delete;
+  ModuleFolderScope& operator=(const ModuleFolderScope&) = delete;
+
+ private:
+  const char* previous_;
+};
+
 }  // namespace wb

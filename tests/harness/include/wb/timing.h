@@ -13,7 +13,10 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,6 +36,10 @@ struct TimingOptions {
   /// Runs before every run (warm-up and timed), outside the timed region:
   /// restoring an input that the kernel overwrites, re-poisoning an output.
   std::function<void()> beforeEach;
+  /// Runs before every run, after beforeEach, with the run's number: 0 to
+  /// repetitions - 1 for the timed runs, -1 for the warm-up runs. A kernel
+  /// timed on several inputs picks the run's input here (InputSchedule).
+  std::function<void(int run)> beforeRun;
   /// Runs after every timed run, once its stop event has been reached and
   /// its launch checked, outside the timed region, with the run's index
   /// (0 to repetitions - 1): checking what that run wrote. It may throw to
@@ -74,6 +81,73 @@ std::pair<TimingStats, TimingStats> timeKernelPair(const TimedKernel& a, const T
 /// several): round r starts with kernel r modulo their count. The results
 /// are in the order of @p kernels.
 std::vector<TimingStats> timeKernelsInterleaved(const std::vector<TimedKernel>& kernels);
+
+/**
+ * @brief Which of several inputs each timed run is given, in an order drawn
+ *        from a seed: no run gets the input of the run before it (the
+ *        warm-up runs get input 0, so the first timed run gets another).
+ *
+ * Device code can keep results in `__device__` memory from one launch to
+ * the next. Timed on one input, a kernel that sums its input once and then
+ * replays the sums it kept is as right as it is fast; timed on inputs that
+ * change from run to run in an order it cannot foresee, a replayed output
+ * is another input's, which the check of every timed run catches. Both
+ * kernels of a comparison use the same schedule (the same seed), and the
+ * same changed elements (changedElement).
+ */
+class InputSchedule {
+ public:
+  /// Inputs of a timed comparison: 4 x 256 MiB for the largest (transpose).
+  static constexpr int kInputs = 4;
+
+  InputSchedule(int runs, std::uint64_t seed, int inputs = kInputs)
+      : inputs_(inputs), seed_(seed ^ 0x5bd1e9955bd1e995ull) {
+    if (inputs < 2) throw std::invalid_argument("InputSchedule needs at least two inputs");
+    int previous = 0;  // the warm-up runs' input
+    for (int run = 0; run < runs; ++run) {
+      // Any input but the previous one, each equally likely.
+      const std::uint64_t z = mix(seed_ + 0x9e3779b97f4a7c15ull * (run + 1ull));
+      previous = (previous + 1 + static_cast<int>(z % static_cast<std::uint64_t>(inputs - 1))) %
+                 inputs;
+      order_.push_back(previous);
+    }
+  }
+
+  int inputs() const { return inputs_; }
+
+  /// The element, of @p n, that changes in its input before timed run
+  /// @p run, drawn from the seed. With several kept results per input, a
+  /// kernel could still replay the outputs of the kInputs inputs it has
+  /// seen; one changed element per run, where it cannot foresee, makes
+  /// every run's input one that no earlier run had, and a replayed output
+  /// wrong somewhere.
+  std::size_t changedElement(int run, std::size_t n) const {
+    return static_cast<std::size_t>(mix(seed_ + 0x632be59bd9b4e019ull * (run + 1ull)) % n);
+  }
+
+  /// The input of run @p run (TimingOptions::beforeRun's number; -1, a
+  /// warm-up run, gets input 0).
+  int inputOf(int run) const {
+    if (run < 0) return 0;
+    if (run >= static_cast<int>(order_.size())) {
+      throw std::out_of_range("InputSchedule: run " + std::to_string(run) + " of " +
+                              std::to_string(order_.size()));
+    }
+    return order_[static_cast<std::size_t>(run)];
+  }
+
+ private:
+  /// splitmix64's output function: a well-mixed 64-bit value from @p z.
+  static std::uint64_t mix(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+
+  int inputs_;
+  std::uint64_t seed_;
+  std::vector<int> order_;
+};
 
 /// What settling the GPU clock found.
 struct ClockSettling {
