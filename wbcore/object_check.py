@@ -245,6 +245,32 @@ SYSTEM_CALL_INSTRUCTIONS = {
 INSTRUCTION_REASON = ("contains the instruction `{insn}` (inline assembly){where}: an "
                       "exercise may not make system calls")
 
+# Executable sections. The disassembler shows the bytes under a data (OBJECT)
+# symbol as data, so machine code kept in a const array placed in an
+# executable section (__attribute__((section(".text.x"))), or a section made
+# "ax" in assembly) would pass the instruction check and still run when
+# called through a pointer. So an executable section must hold functions
+# only: named as the compiler names its code sections (.text, and .text.NAME
+# for function sections, inline copies, .text.unlikely and the like), of the
+# ordinary type, not writable, with no data symbol in it, and every byte of it
+# inside a function's extent (a FUNC symbol's value and size), apart from the
+# padding the assembler puts before an aligned function: fewer bytes than
+# PADDING_LIMIT, all of them bytes of the no-op instructions it pads with (by
+# ELF machine), none of them a byte of a system-call instruction.
+CODE_SECTION_RE = re.compile(r"^\.text(\.[A-Za-z0-9_.$]+)?$")
+PADDING_LIMIT = 64
+PADDING_BYTES = {
+    # nop, xchg %ax,%ax, nopw/nopl with cs prefix and their ModRM/SIB/disp
+    # bytes (66 2e 0f 1f 84 00 00 00 00 00 and shorter), int3.
+    EM_X86_64: frozenset(b"\x90\x66\x2e\x0f\x1f\x00\x40\x44\x80\x84\xcc"),
+    # i386 also pads with lea 0(%esi,%eiz,1),%esi and mov %esi,%esi.
+    EM_386: frozenset(b"\x90\x66\x2e\x0f\x1f\x00\x40\x44\x80\x84\xcc\x8d\x74\x26\xb4"
+                      b"\xbc\x27\x89\xf6"),
+    EM_AARCH64: frozenset(b"\x1f\x20\x03\xd5\x00"),   # nop (d503201f), zero words
+}
+EXECUTABLE_SECTION_HINT = ("put no section attribute or section directive on code or data: "
+                           "only the compiler's own functions may be executable")
+
 # The C and C++ runtime libraries: a definition of a name one of them exports
 # replaces it for the whole test program.
 RUNTIME_LIBRARIES = ("libstdc++.so.6", "libc.so.6", "libm.so.6", "libgcc_s.so.1")
@@ -275,11 +301,12 @@ class UnreadableObject(Exception):
 # for the symbol listing and the demangled names, objdump for instructions.
 # ---------------------------------------------------------------------------
 
-SHT_SYMTAB, SHT_GROUP, SHT_SYMTAB_SHNDX = 2, 17, 18
+SHT_PROGBITS, SHT_SYMTAB, SHT_NOBITS, SHT_GROUP, SHT_SYMTAB_SHNDX = 1, 2, 8, 17, 18
+SHF_WRITE, SHF_EXECINSTR = 0x1, 0x4
 GRP_COMDAT = 1
 SHN_UNDEF, SHN_LORESERVE, SHN_ABS, SHN_COMMON, SHN_XINDEX = 0, 0xff00, 0xfff1, 0xfff2, 0xffff
 STB_LOCAL, STB_GLOBAL, STB_WEAK, STB_GNU_UNIQUE = 0, 1, 2, 10
-STT_GNU_IFUNC = 10
+STT_NOTYPE, STT_FUNC, STT_SECTION, STT_FILE, STT_GNU_IFUNC = 0, 2, 3, 4, 10
 
 
 class Elf:
@@ -326,16 +353,20 @@ class Elf:
             return table[offset:end if end >= 0 else len(table)].decode("latin-1")
 
         names = blob(raw[shstrndx]) if 0 <= shstrndx < len(raw) else b""
-        # sections: (name, type, flags)
+        # sections: (name, type, flags); their (size, alignment) by index
         self.sections = [(name_at(names, sh[0]), sh[1], sh[2]) for sh in raw]
+        self.section_extents = [(sh[5], sh[8]) for sh in raw]
+        self.section_bytes = [blob(sh) if sh[1] != SHT_NOBITS else b"" for sh in raw]
         self.comdat_sections = set()
         for sh in raw:
             if sh[1] == SHT_GROUP and sh[5] >= 4:
                 words = struct.unpack_from(e + "%dI" % (sh[5] // 4), data, sh[4])
                 if words[0] & GRP_COMDAT:
                     self.comdat_sections.update(words[1:])
-        # symbols: (name, binding, type, section index)
+        # symbols: (name, binding, type, section index); their (value, size)
+        # at the same index of symbol_extents
         self.symbols = []
+        self.symbol_extents = []
         for index, sh in enumerate(raw):
             if sh[1] != SHT_SYMTAB or not 0 <= sh[6] < len(raw):
                 continue
@@ -346,12 +377,15 @@ class Elf:
             for k in range(sh[5] // size):
                 fields = struct.unpack_from(symfmt, data, sh[4] + k * size)
                 if self.is64:
-                    st_name, info, _, shndx = fields[0], fields[1], fields[2], fields[3]
+                    st_name, info, shndx = fields[0], fields[1], fields[3]
+                    extent = (fields[4], fields[5])
                 else:
                     st_name, info, shndx = fields[0], fields[3], fields[5]
+                    extent = (fields[1], fields[2])
                 if shndx == SHN_XINDEX and len(extended) >= 4 * (k + 1):
                     shndx = struct.unpack_from(e + "I", extended, 4 * k)[0]
                 self.symbols.append((name_at(strings, st_name), info >> 4, info & 0xf, shndx))
+                self.symbol_extents.append(extent)
 
 
 def _tool(name):
@@ -615,6 +649,7 @@ def check_object(obj_path, reference_path, exercise_key):
         problems = []
         problems += _check_kind(student, reference)
         problems += _check_sections(student)
+        problems += _check_executable_sections(student)
         problems += _check_instructions(student)
         problems += _check_definitions(student, reference, section)
         problems += _check_imports(student, reference, section)
@@ -652,6 +687,78 @@ def _check_sections(student):
         elif named(STATIC_DESTRUCTOR_SECTIONS) or kind == SHT_FINI_ARRAY:
             problems.append(DESTRUCTOR_REASON.format(section=name))
     return problems
+
+
+def _check_executable_sections(student):
+    """What an executable section holds besides the compiler's functions."""
+    elf = student.elf
+    problems = []
+    padding = PADDING_BYTES.get(elf.machine, frozenset())
+    symbols_in = {}
+    for (name, _, kind, shndx), extent in zip(elf.symbols, elf.symbol_extents):
+        symbols_in.setdefault(shndx, []).append((name, kind, extent))
+    for index, (section, kind, flags) in enumerate(elf.sections):
+        if not flags & SHF_EXECINSTR:
+            continue
+        if not CODE_SECTION_RE.match(section):
+            problems.append(f"has an executable section named {section}, which the compiler "
+                            f"does not make (a section attribute or directive): "
+                            f"{EXECUTABLE_SECTION_HINT}")
+            continue
+        if flags & SHF_WRITE:
+            problems.append(f"has a section {section} that is both writable and executable: "
+                            f"{EXECUTABLE_SECTION_HINT}")
+            continue
+        if kind != SHT_PROGBITS:
+            problems.append(f"has an executable section {section} of an unusual type ({kind}): "
+                            f"{EXECUTABLE_SECTION_HINT}")
+            continue
+        size, _ = elf.section_extents[index]
+        functions = []
+        for name, symbol_kind, (value, length) in symbols_in.get(index, []):
+            if symbol_kind == STT_FUNC:
+                functions.append((value, value + length))
+            elif symbol_kind not in (STT_NOTYPE, STT_SECTION, STT_FILE, STT_GNU_IFUNC):
+                shown_name = _demangled(name)
+                problems.append(f"has data ({shown_name}) in the executable section {section}: "
+                                f"bytes in an executable section can be run as machine code "
+                                f"whatever the disassembler shows; {EXECUTABLE_SECTION_HINT}")
+        if any(p.endswith(EXECUTABLE_SECTION_HINT) and f"section {section}:" in p
+               for p in problems):
+            continue    # its data is named above; the bytes around it say nothing more
+        gap = _bytes_outside_functions(elf.section_bytes[index], size, functions, padding)
+        if gap is not None:
+            problems.append(f"has {gap[1] - gap[0]} bytes at offset {gap[0]:#x} of the "
+                            f"executable section {section} that belong to no function "
+                            f"(data or hand-written machine code): {EXECUTABLE_SECTION_HINT}")
+    return problems
+
+
+def _bytes_outside_functions(content, size, functions, padding):
+    """The first (start, end) of a section's bytes outside every function that
+    is not an assembler's padding before an aligned function, else None."""
+    covered_to = 0
+    for start, end in sorted(functions) + [(size, size)]:
+        if start > covered_to:
+            gap = content[covered_to:start]
+            is_padding = (start < size and start - covered_to < PADDING_LIMIT
+                          and len(gap) == start - covered_to and set(gap) <= padding)
+            if not is_padding:
+                return (covered_to, start)
+        covered_to = max(covered_to, end)
+    return None
+
+
+def _demangled(name):
+    """A symbol's demangled name, from c++filt where there is one."""
+    if not name.startswith("_Z"):
+        return name
+    tool = shutil.which("c++filt")
+    if not tool:
+        return name
+    result = _run([tool, name])
+    text = result.stdout.decode("utf-8", "replace").strip()
+    return f"{text} ({name})" if result.returncode == 0 and text and text != name else name
 
 
 def _check_instructions(student):
