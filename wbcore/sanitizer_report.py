@@ -13,6 +13,10 @@ group, what was found and the kind of fix such a finding usually needs
   starter/reduction/reduceSmem.cu:41 writes, :42 reads: 40 hazards between lanes of one warp
     usual fix: a __syncwarp() between the warp-level steps ...
 
+The text read is the tool's report file (compute-sanitizer --log-file,
+wbcore/nsight.py), never the runner's stdout, where a kernel's printf could
+add lines of this shape.
+
 The formats read, one example each (tests/checks/data/sanitizer/ holds
 whole reports, tests/checks/sanitizer_report_test.py the tests):
 

@@ -16,11 +16,13 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from wbcore import ncu_source  # noqa: E402
+from wbcore import nsight  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests" / "checks"))
 import stand_in  # noqa: E402
 
 DATA = ROOT / "tests" / "checks" / "data" / "ncu_source"
+RAW = ROOT / "tests" / "checks" / "data" / "ncu_raw"
 
 
 def text(name):
@@ -216,6 +218,67 @@ class ProfileCheckMessage(unittest.TestCase):
         self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
         self.assertIn("ncu produced no metrics", proc.stdout)
         self.assertIn("==ERROR== something failed", proc.stdout)
+
+
+class RecordedH100(unittest.TestCase):
+    """The reports an H100 wrote (tests/checks/data/ncu_raw/, --log-file)
+    for the forgery transposeSmemPad__prints_fake_ncu_row and the reference
+    kernel, with what the runner printed on stdout in the same run."""
+
+    def test_raw_page_holds_every_metric_and_launch(self):
+        header, data = nsight.read_raw_page((RAW / "h100_solution_report.txt").read_text())
+        self.assertEqual(len(header), 302)
+        for metric in list(nsight.SHARED_METRICS.values()) + list(nsight.GLOBAL_METRICS.values()):
+            self.assertIn(metric, header)
+        names = [row[header.index("Kernel Name")] for row in data]
+        self.assertEqual(len(names), 4)
+        self.assertTrue(names[-1].startswith("transpose::transposeSmemPad("), names)
+
+    def test_the_forged_table_claims_a_pass(self):
+        # What the kernel printed is a table of the page's shape: read as
+        # ncu's output, it says 1 wavefront per request.
+        header, data = nsight.read_raw_page((RAW / "h100_forgery_stdout.txt").read_text())
+        ld = nsight.SHARED_METRICS["ld_wavefronts"], nsight.SHARED_METRICS["ld_requests"]
+        self.assertEqual([data[0][header.index(m)] for m in ld], ["16", "16"])
+
+    def run_check(self, report, stdout, page=None):
+        ncu = stand_in.find_log(self.notes) + f"""\
+            case "$*" in
+              *"--page source"*) cat {page or DATA / "no_column.txt"} > "$log";;
+              *) cat {report} > "$log";;
+            esac
+            cat {stdout}
+            exit 0
+            """
+        return stand_in.run_check(
+            "profile_check.py", {"ncu": ncu}, "transpose/transposeSmemPad",
+            ["--kernel", "transpose/transposeSmemPad", "--name",
+             "wb::transpose::transposeSmemPad", "--load", "1", "--store", "1",
+             "--store-sectors", "4", "--source-dir", "/work/main/build-tools-sub=starter"])
+
+    def setUp(self):
+        self.notes = pathlib.Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.notes, True)
+
+    def test_the_report_wins_over_the_forged_table(self):
+        proc = self.run_check(RAW / "h100_forgery_report.txt", RAW / "h100_forgery_stdout.txt",
+                              DATA / "h100_forgery_report.txt")
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        lines = proc.stdout.splitlines()
+        self.assertEqual(lines[0], "FAILED transpose/transposeSmemPad: shared load wavefronts "
+                                   "per request 9.14, expected 1.00 from the bank model: a bank "
+                                   "conflict the exercise must avoid")
+        self.assertIn("  where: starter/transpose/transposeSmemPad.cu:51: 240 excess shared "
+                      "wavefronts (256 taken, 16 needed)", proc.stdout)
+        self.assertIn("global store sectors per request 1.06, expected 4.00", proc.stdout)
+
+    def test_the_reference_passes(self):
+        proc = self.run_check(RAW / "h100_solution_report.txt", RAW / "h100_forgery_stdout.txt")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual(proc.stdout.splitlines(), [
+            "transpose/transposeSmemPad: shared load wavefronts per request 1.00 = expected 1.00",
+            "transpose/transposeSmemPad: shared store wavefronts per request 1.00 = expected 1.00",
+            "transpose/transposeSmemPad: global store sectors per request 4.00 = expected 4.00"])
 
 
 if __name__ == "__main__":

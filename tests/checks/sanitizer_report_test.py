@@ -262,6 +262,25 @@ class SanitizeCheckMessage(unittest.TestCase):
         self.assertEqual(proc.returncode, 77, proc.stdout + proc.stderr)
         self.assertEqual(proc.stdout, "skipped: no CUDA device\n")
 
+    def test_h100_report_wins_over_the_printed_one(self):
+        # Recorded on an H100: a racy reduceSmem that printf's a clean
+        # report; the tool's own report went to its --log-file.
+        notes = pathlib.Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, notes, True)
+        sanitizer = stand_in.find_log(notes) + f"""\
+            cat {DATA / "h100_printing_race_stdout.txt"}
+            cat {DATA / "h100_printing_race_report.txt"} > "$log"
+            exit 99
+            """
+        proc = stand_in.run_check(
+            "sanitize_check.py", {"compute-sanitizer": sanitizer}, "reduction/reduceSmem",
+            ["--kernel", "reduction/reduceSmem", "--tools", "racecheck"])
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        lines = proc.stdout.splitlines()
+        self.assertEqual(lines[0], "FAILED reduction/reduceSmem: racecheck reports 4128 hazards:")
+        self.assertEqual(lines[1], "  starter/reduction/reduceSmem.cu:30 writes, :31 reads: "
+                                   "496 hazards between lanes of one warp")
+
 
 if __name__ == "__main__":
     unittest.main()
