@@ -8,14 +8,16 @@ The tools report through a file, never through the runner's stdout: the
 runner's stdout also carries whatever the student's kernel prints (device
 printf), and a kernel that printed a CSV row shaped like Nsight Compute's
 table, or lines shaped like compute-sanitizer's "=========" records, would
-otherwise be read as the tool's result. Each run gets a fresh folder that
-only this process may enter (tempfile.mkdtemp: mode 0700, a new random
-name); ncu and compute-sanitizer write there with --log-file, and only that
+otherwise be read as the tool's result (measured on an H100: an unpadded
+transposeSmemPad that printed such a table passed its bank-conflict check).
+Each run gets a fresh folder that only this user may enter
+(tempfile.mkdtemp: mode 0700, a new random name), removed afterwards; ncu and compute-sanitizer write there with --log-file, and only that
 file is parsed for measurements and findings. The runner's stdout is read
 only for the harness's verdict ("WRONG ...", "CUDA ERROR ..."), which a
 kernel can only add to (making its check fail), and its exit status (0
 right, 1 wrong, 3 CUDA error, 77 no GPU, 124 timed out; chosen by the
-harness, tests/runner/runner.cu) is passed through by both tools.
+harness, tests/runner/runner.cu) is passed through by both tools (seen on
+an H100 with 2025.3.1: a kernel left as a TODO exits 1 under each).
 """
 import contextlib
 import csv
