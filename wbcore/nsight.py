@@ -11,8 +11,9 @@ table, or lines shaped like compute-sanitizer's "=========" records, would
 otherwise be read as the tool's result (measured on an H100: an unpadded
 transposeSmemPad that printed such a table passed its bank-conflict check).
 Each run gets a fresh folder that only this user may enter
-(tempfile.mkdtemp: mode 0700, a new random name), removed afterwards; ncu and compute-sanitizer write there with --log-file, and only that
-file is parsed for measurements and findings. The runner's stdout is read
+(tempfile.mkdtemp: mode 0700, a new random name), removed afterwards;
+ncu and compute-sanitizer write there with --log-file, and only that file
+is parsed for measurements and findings. The runner's stdout is read
 only for the harness's verdict ("WRONG ...", "CUDA ERROR ..."), which a
 kernel can only add to (making its check fail), and its exit status (0
 right, 1 wrong, 3 CUDA error, 77 no GPU, 124 timed out; chosen by the
