@@ -61,6 +61,10 @@ SYSTEM_FOLDERS = ("/usr", "/usr/local", "/opt")
 # an exercise file could otherwise include and have a compile error quote.
 ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
              "/etc/localtime")
+# The size of the private /tmp, in MB: room for a compile's temporary files
+# (nvcc's intermediate files; the preprocessed source, which the compile
+# limits cap at WB_COMPILE_FILE_MB) and the tools' reports.
+TMP_MB = 1024
 # The GPU's device files (driver, unified memory, MIG capabilities).
 GPU_DEVICE_PREFIX = "nvidia"
 GPU_CAPS = "/dev/nvidia-caps"
@@ -133,7 +137,8 @@ def _sandbox_args(bwrap, read_only, writable, gpu, cwd, env, tmp):
         for device in _gpu_devices():
             args += ["--dev-bind", device, device]
     if tmp:
-        args += ["--tmpfs", "/tmp"]
+        # In memory: sized, so that filling it cannot fill the machine's.
+        args += ["--size", str(TMP_MB * 1024 * 1024), "--tmpfs", "/tmp"]
     if cwd is not None:
         # The folder to start in exists even where nothing of it is bound
         # (a compile run from a build folder it may not see): an empty one,
@@ -147,7 +152,9 @@ def _sandbox_args(bwrap, read_only, writable, gpu, cwd, env, tmp):
     binds.sort(key=lambda b: (b[0].rstrip("/").count("/"), b[0]))
     for path, how in binds:
         args += [how, path, path]
-    args += ["--clearenv"]
+    # The new root is an in-memory folder holding the mount points: made
+    # read-only, so that only /tmp and the writable paths can be written.
+    args += ["--remount-ro", "/", "--clearenv"]
     full_env = {"PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
                 "HOME": "/tmp", "LANG": "C.UTF-8"}
     full_env.update(env or {})

@@ -15,6 +15,7 @@ from unittest import mock
 
 from gradingtest import EXERCISES, ctest_labels
 from grader import build as gb
+from wbcore import sandbox
 from grader import score as gs
 from wbcore.results import TestResult
 
@@ -285,8 +286,43 @@ class RunTestsTest(unittest.TestCase):
         return sorted(self.log.read_text().split()) if self.log.exists() else []
 
     def run_tests(self, gpu_present=True, only=None, timeout=120):
+        # Unconfined: the fake tests log what ran into the slot, which a
+        # confined run may not write (test_a_confined_run_writes_only_its_folder).
         return gb.run_tests(self.slot, gb.Commands(), gpu_present, 2, timeout, only=only,
-                            gpu_lock=self.lock)
+                            gpu_lock=self.lock, confined=False)
+
+    @unittest.skipUnless(sandbox.available()[0], "the sandbox cannot start here")
+    def test_a_confined_run_writes_only_its_folder(self):
+        escape = self.slot.root / "escaped.txt"
+        self.slot.staged.mkdir()
+        cache = self.slot.root.parent / "cache"
+        cache.mkdir()
+        (cache / "entry.json").write_text("{}")
+        name = HOST[0]
+        # The test notes in its record what it saw.
+        code = ("import json, os, sys\n"
+                "def write(path):\n"
+                "    try:\n"
+                "        open(path, 'w').write('x'); return 'written'\n"
+                "    except OSError as e:\n"
+                "        return e.strerror\n"
+                "d = os.environ['WB_TEST_RECORDS']\n"
+                f"saw = {{'cache': os.path.exists({str(cache)!r}), "
+                f"'escape': write({str(escape)!r}), 'build': write({str(self.slot.build)!r} + '/x')}}\n"
+                "open(os.path.join(d, sys.argv[1] + '.json'), 'w').write(json.dumps("
+                "{'test': sys.argv[1], 'verdict': 'passed', 'modules': [], 'saw': saw}))\n")
+        (self.slot.build / "CTestTestfile.cmake").write_text(
+            f"add_test([==[{name}]==] [==[{sys.executable}]==] -c [==[{code}]==] "
+            f"[==[{name}]==])\nset_tests_properties([==[{name}]==] PROPERTIES LABELS "
+            f"[==[{dict(FAKE_TESTS)[name]}]==])\n")
+        run = gb.run_tests(self.slot, gb.Commands(), False, 1, 120, gpu_lock=self.lock)
+        self.assertEqual(sorted(run.records), [name], run.output)
+        self.assertIn(name, run.results)
+        # (The slot lies under /tmp here, so the test wrote its escape into
+        # the sandbox's own /tmp, which went with it.)
+        self.assertFalse(escape.exists())
+        saw = run.records[name]["saw"]
+        self.assertEqual((saw["cache"], saw["build"]), (False, "Read-only file system"))
 
     def test_the_listing_is_ctests_order_and_keeps_only_the_starter_tests(self):
         self.assertEqual([name for name, _ in gb.list_tests(self.slot, gb.Commands())], STARTER)

@@ -271,7 +271,7 @@ class GraderCacheTest(unittest.TestCase):
         return grader
 
     def fake_run_tests(self, slot, commands, gpu_present, jobs, timeout, only=None,
-                       gpu_lock=None):
+                       gpu_lock=None, confined=True):
         self.calls.append(only)
         names = [n for n, _ in INVENTORY] if only is None else only
         return gb.TestRun({n: JUNIT[n] for n in names}, CTEST_OUTPUT, self.timed_out,
