@@ -223,5 +223,41 @@ class IncludeVerdictTest(unittest.TestCase):
         self.assertLess(seconds, 40)
 
 
+class GradeNeedsTheSandboxTest(unittest.TestCase):
+    """./workbook grade stops where the sandbox cannot start, unless
+    --unconfined, which Slurm tasks are given too."""
+
+    def test_without_a_sandbox_grading_stops_and_says_how_to_enable_it(self):
+        from wbcore import build as wbbuild
+        try:
+            wbbuild.require_tools()
+        except wbbuild.ToolMissing as err:
+            self.skipTest(f"grading needs its tools first: {err}")
+        with tempfile.TemporaryDirectory() as tmp:
+            sub = pathlib.Path(tmp) / "alice"
+            (sub / "layout").mkdir(parents=True)
+            shutil.copyfile(ROOT / "starter" / "layout" / "setRowReadCol.cu",
+                            sub / "layout" / "setRowReadCol.cu")
+            done = subprocess.run([sys.executable, str(ROOT / "grader" / "grade.py"), str(sub),
+                                   "--work", str(pathlib.Path(tmp) / "work"), "--out",
+                                   str(pathlib.Path(tmp) / "out"), "--no-gpu"],
+                                  env=dict(os.environ, WB_BWRAP="/nonexistent/bwrap"),
+                                  stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                  timeout=120)
+            graded = (pathlib.Path(tmp) / "out").exists()
+        self.assertFalse(graded)
+        self.assertEqual(done.returncode, 2, done.stdout + done.stderr)
+        self.assertIn("cannot be confined", done.stderr)
+        self.assertIn("bubblewrap", done.stderr)
+        self.assertIn("--unconfined", done.stderr)
+
+    def test_slurm_tasks_get_unconfined_passed_on(self):
+        from grader import grade
+        args = grade.parse_args(["sub", "--unconfined", "--no-gpu"])
+        self.assertIn("--unconfined", grade.grading_argv(args))
+        args = grade.parse_args(["sub"])
+        self.assertNotIn("--unconfined", grade.grading_argv(args))
+
+
 if __name__ == "__main__":
     unittest.main()
