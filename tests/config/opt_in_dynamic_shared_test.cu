@@ -95,7 +95,8 @@ TEST(HostOptInDynamicShared, RefusesACountThatDoesNotFitInAnInt) {
                                 static_cast<std::size_t>(INT_MAX) + 1};
   for (const std::size_t bytes : counts) {
     const IsolatedResult r =
-        callIsolated([bytes] { return static_cast<double>(optInDynamicShared(kernel(), bytes)); });
+        callIsolated([bytes] { return static_cast<double>(optInDynamicShared(kernel(), bytes)); },
+                     20, ChildSetup::Cuda);
     ASSERT_EQ(r.kind, IsolatedResult::Kind::Returned) << "optInDynamicShared(" << bytes << ") "
                                                       << r.describe();
     EXPECT_EQ(static_cast<int>(r.value), static_cast<int>(cudaErrorInvalidValue))

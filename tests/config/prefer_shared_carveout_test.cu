@@ -30,7 +30,8 @@ constexpr std::size_t kHeavyBytes = 8 * 1024;
 TEST(HostPreferSharedCarveout, RefusesAPercentOutsideMinusOneToHundred) {
   for (const int percent : {101, 150, -2, -100}) {
     const IsolatedResult r =
-        callIsolated([percent] { return static_cast<double>(preferSharedCarveout(kernel(), percent)); });
+        callIsolated([percent] { return static_cast<double>(preferSharedCarveout(kernel(), percent)); },
+                     20, ChildSetup::Cuda);
     ASSERT_EQ(r.kind, IsolatedResult::Kind::Returned) << "preferSharedCarveout(" << percent << ") "
                                                       << r.describe();
     EXPECT_EQ(static_cast<int>(r.value), static_cast<int>(cudaErrorInvalidValue))

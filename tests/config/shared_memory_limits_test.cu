@@ -23,10 +23,12 @@ std::string compare(const char* what, long long actual, long long expected) {
 TEST(HostSharedMemoryLimits, NamesTheErrorForADeviceThatDoesNotExist) {
   // Device -1 exists nowhere; without a GPU no device exists at all. Either
   // way the function must throw, naming the CUDA error.
-  const IsolatedResult r = callIsolated([] {
-    (void)sharedMemoryLimits(-1);
-    return 0.0;
-  });
+  const IsolatedResult r = callIsolated(
+      [] {
+        (void)sharedMemoryLimits(-1);
+        return 0.0;
+      },
+      20, ChildSetup::Cuda);
   ASSERT_EQ(r.kind, IsolatedResult::Kind::OtherException)
       << "sharedMemoryLimits(-1) " << r.describe() << "; expected a std::runtime_error";
   EXPECT_NE(r.detail.find("cudaError"), std::string::npos)

@@ -1,5 +1,6 @@
 #include "wb/isolated.h"
 
+#include <cuda_runtime.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -12,6 +13,9 @@
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
+
+#include "wb/confine.h"
+#include "wb/device.h"
 
 namespace wb {
 namespace {
@@ -33,30 +37,56 @@ void writeAll(int fd, const void* data, std::size_t size) {
   }
 }
 
+// What the child does before it is confined: CUDA opens its device files for
+// writing and starts its threads when it initialises, which the filter would
+// refuse later. The JIT cache is turned off: it would be written under $HOME.
+void prepare(ChildSetup setup) {
+  if (setup == ChildSetup::HostOnly) return;
+  ::setenv("CUDA_CACHE_DISABLE", "1", 1);
+  if (setup == ChildSetup::Gpu) {
+    if (const auto reason = gpuUnavailableReason()) throw IsolatedSkip(*reason);
+  }
+  // Without a GPU this fails, and the function meets the runtime's error.
+  (void)cudaFree(nullptr);
+}
+
+void copyDetail(Message& m, const char* text) {
+  std::strncpy(m.detail, text, sizeof m.detail - 1);
+}
+
 // fn returns the value; a check (fn's text set) returns its findings as detail.
 [[noreturn]] void childMain(int fd, const std::function<double()>& fn,
-                            const std::function<std::string()>& text = {}) {
+                            const std::function<std::string()>& text, ChildSetup setup) {
   Message m{};
+  detachFromTestProcess(fd);
   try {
+    prepare(setup);
+    const std::string unconfined = confineThisProcess();
+    if (!unconfined.empty()) {
+      m.kind = static_cast<char>(IsolatedResult::Kind::NotConfined);
+      copyDetail(m, unconfined.c_str());
+      writeAll(fd, &m, sizeof m);
+      ::_exit(0);
+    }
     if (text) {
       const std::string found = text();
-      std::strncpy(m.detail, found.c_str(), sizeof m.detail - 1);
+      copyDetail(m, found.c_str());
     } else {
       m.value = fn();
     }
     m.kind = static_cast<char>(IsolatedResult::Kind::Returned);
   } catch (const IsolatedSkip& e) {
     m.kind = static_cast<char>(IsolatedResult::Kind::Skipped);
-    std::strncpy(m.detail, e.what(), sizeof m.detail - 1);
+    copyDetail(m, e.what());
   } catch (const std::invalid_argument& e) {
     m.kind = static_cast<char>(IsolatedResult::Kind::InvalidArgument);
-    std::strncpy(m.detail, e.what(), sizeof m.detail - 1);
+    copyDetail(m, e.what());
   } catch (const std::exception& e) {
     m.kind = static_cast<char>(IsolatedResult::Kind::OtherException);
-    std::strncpy(m.detail, e.what(), sizeof m.detail - 1);
+    copyDetail(m, e.what());
   } catch (...) {
     m.kind = static_cast<char>(IsolatedResult::Kind::OtherException);
-    std::strncpy(m.detail, "an exception that is not a std::exception", sizeof m.detail - 1);
+    copyDetail(m, "an exception that is not a std::exception");
   }
   writeAll(fd, &m, sizeof m);
   ::_exit(0);
@@ -85,6 +115,9 @@ std::string IsolatedResult::describe() const {
     case Kind::Ended: s << "ended the process (" << detail << ") instead of returning"; break;
     case Kind::TimedOut: s << "did not return within " << detail; break;
     case Kind::Skipped: s << "was skipped (" << detail << ")"; break;
+    case Kind::NotConfined:
+      s << "was not run: the child process could not be confined (" << detail << ")";
+      break;
   }
   return s.str();
 }
@@ -92,7 +125,8 @@ std::string IsolatedResult::describe() const {
 namespace {
 
 IsolatedResult runInChild(const std::function<double()>& fn,
-                          const std::function<std::string()>& text, int timeoutSeconds) {
+                          const std::function<std::string()>& text, int timeoutSeconds,
+                          ChildSetup setup) {
   int fds[2];
   if (::pipe(fds) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
   const pid_t child = ::fork();
@@ -103,7 +137,7 @@ IsolatedResult runInChild(const std::function<double()>& fn,
   }
   if (child == 0) {
     ::close(fds[0]);
-    childMain(fds[1], fn, text);
+    childMain(fds[1], fn, text, setup);
   }
   ::close(fds[1]);
 
@@ -151,12 +185,14 @@ IsolatedResult runInChild(const std::function<double()>& fn,
 
 }  // namespace
 
-IsolatedResult callIsolated(const std::function<double()>& fn, int timeoutSeconds) {
-  return runInChild(fn, {}, timeoutSeconds);
+IsolatedResult callIsolated(const std::function<double()>& fn, int timeoutSeconds,
+                            ChildSetup setup) {
+  return runInChild(fn, {}, timeoutSeconds, setup);
 }
 
-IsolatedResult checkIsolated(const std::function<std::string()>& check, int timeoutSeconds) {
-  return runInChild({}, check, timeoutSeconds);
+IsolatedResult checkIsolated(const std::function<std::string()>& check, int timeoutSeconds,
+                             ChildSetup setup) {
+  return runInChild({}, check, timeoutSeconds, setup);
 }
 
 }  // namespace wb

@@ -9,8 +9,15 @@
  * before main, no process control, no I/O), and it runs only when the test
  * calls it; callIsolated makes that call in a forked child. The child sends
  * back the value or the kind of exception; whatever else it does (end the
- * process, write files, corrupt memory) ends with the child, and the test
- * process's verdict and exit status stay its own.
+ * process, corrupt memory) ends with the child, and the test process's
+ * verdict and exit status stay its own.
+ *
+ * The child is confined before the function runs (wb/confine.h): it keeps
+ * none of the test process's files open but the pipe to it, stdout and
+ * stderr, and a seccomp filter refuses it any new process, program, file
+ * opened for writing, socket or signal to another process. Where the check
+ * uses CUDA, the child initialises CUDA first (ChildSetup), since the runtime
+ * opens its device files for writing.
  */
 #pragma once
 
@@ -29,6 +36,7 @@ struct IsolatedResult {
     Ended,            ///< the child ended without answering (`detail` says how)
     TimedOut,         ///< no answer within the time limit
     Skipped,          ///< the check could not run here (`detail` says why)
+    NotConfined,      ///< the child could not be confined, so nothing ran (`detail`: why)
   };
   Kind kind = Kind::Ended;
   double value = 0.0;
@@ -37,8 +45,17 @@ struct IsolatedResult {
   std::string describe() const;
 };
 
-/// Calls @p fn in a forked child and waits at most @p timeoutSeconds.
-IsolatedResult callIsolated(const std::function<double()>& fn, int timeoutSeconds = 20);
+/// What the child prepares before it is confined and the function runs.
+enum class ChildSetup {
+  HostOnly,  ///< nothing: the function and the check never call CUDA
+  Cuda,      ///< CUDA initialised first (cudaFree(0)) where it can be: the function calls
+             ///< the runtime; without a GPU it meets the runtime's own error
+  Gpu,       ///< as Cuda, but Kind::Skipped (with the reason) without a usable GPU
+};
+
+/// Calls @p fn in a forked, confined child and waits at most @p timeoutSeconds.
+IsolatedResult callIsolated(const std::function<double()>& fn, int timeoutSeconds = 20,
+                            ChildSetup setup = ChildSetup::HostOnly);
 
 /// Thrown by a check run with checkIsolated when it cannot run here (no GPU):
 /// the result is Kind::Skipped with the message as `detail`.
@@ -57,6 +74,7 @@ class IsolatedSkip : public std::runtime_error {
  * 1000 characters), Kind::Skipped when it threw IsolatedSkip, otherwise how
  * the child failed to answer.
  */
-IsolatedResult checkIsolated(const std::function<std::string()>& check, int timeoutSeconds = 60);
+IsolatedResult checkIsolated(const std::function<std::string()>& check, int timeoutSeconds = 60,
+                             ChildSetup setup = ChildSetup::HostOnly);
 
 }  // namespace wb

@@ -6,8 +6,10 @@
  * what the runtime reports after the call: kernel attributes, a launch, the
  * occupancy API. Its function is called in a forked child like every host
  * exercise (wb/isolated.h), and a CUDA context does not survive fork(), so
- * the test process never touches CUDA: the child probes for a GPU, calls the
- * function, inspects the result and sends back what it found wrong.
+ * the test process never touches CUDA: the child probes for a GPU,
+ * initialises CUDA, is confined (wb/confine.h), then calls the function,
+ * inspects the result and sends back what it found wrong. The inspection
+ * runs under the same filter as the function.
  */
 #pragma once
 
@@ -21,16 +23,12 @@
 
 namespace wb {
 
-/// Runs @p check in a child after checking for a usable GPU there; without
-/// one the result is Kind::Skipped with the reason.
+/// Runs @p check in a confined child after checking for a usable GPU there
+/// and initialising CUDA; without one the result is Kind::Skipped with the
+/// reason.
 inline IsolatedResult checkIsolatedOnGpu(const std::function<std::string()>& check,
                                          int timeoutSeconds = 60) {
-  return checkIsolated(
-      [&check] {
-        if (const auto reason = gpuUnavailableReason()) throw IsolatedSkip(*reason);
-        return check();
-      },
-      timeoutSeconds);
+  return checkIsolated(check, timeoutSeconds, ChildSetup::Gpu);
 }
 
 }  // namespace wb

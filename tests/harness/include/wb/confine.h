@@ -1,0 +1,49 @@
+/**
+ * @file confine.h
+ * @brief The system-call wall around a student's host function: a seccomp
+ *        allow-list installed in the child process that calls it
+ *        (wb/isolated.h), after CUDA is initialised there and before the
+ *        function runs.
+ *
+ * The object check (wbcore/object_check.py) keeps system calls and process
+ * control out of a host exercise's object, but code can still reach the C
+ * library through pointer arithmetic, or make machine code at run time. This
+ * filter holds whatever the function does: no exec, no new processes (threads
+ * of the same process are allowed), no file opened for writing or created, no
+ * renaming, removing, linking or changing files, no sockets, no tracing, no
+ * signals to another process, no new session or process group, no mounts.
+ * What the CUDA runtime and the harness still need after initialisation is
+ * allowed (confine.cpp says why, call by call); anything else fails with
+ * EPERM, so an unexpected call of the runtime fails visibly instead of
+ * ending the process; the plainly hostile calls end the process (SIGSYS).
+ */
+#pragma once
+
+#include <string>
+
+namespace wb {
+
+/**
+ * @brief Cuts a forked child off from the test process's open files: closes
+ *        every file descriptor but stdout, stderr and @p keepFd (the pipe to
+ *        the parent), puts /dev/null on stdin, and has the child killed when
+ *        the test process ends. Call it first in the child, before CUDA opens
+ *        files of its own.
+ */
+void detachFromTestProcess(int keepFd);
+
+/**
+ * @brief Confines the calling process for the rest of its life.
+ *
+ * In this order: the file-size and process-count limits to 0 (a second layer
+ * under the filter), no new privileges, then the seccomp filter, on every
+ * thread of the process (CUDA's included). Call it in a forked child only,
+ * after CUDA is initialised there if the child uses CUDA (the runtime opens
+ * its device files for writing, which the filter then refuses).
+ *
+ * @return "" when the filter is in place, else why not (the caller must then
+ *         not run the student's code).
+ */
+std::string confineThisProcess();
+
+}  // namespace wb

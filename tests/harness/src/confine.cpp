@@ -1,0 +1,232 @@
+#include "wb/confine.h"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+namespace wb {
+namespace {
+
+// ---------------------------------------------------------------------------
+// The allow-list. Every call the child may make after it is confined, with
+// why it is there. Measured on an H100 (CUDA 13): after initialisation the
+// runtime's own thread made read, write, close, fstat, lseek, mmap, mprotect,
+// brk, fcntl, openat, sched_get_priority_max/min and clock_gettime (plus
+// mkdir and openat for writing of its JIT cache, which CUDA_CACHE_DISABLE
+// turns off and the filter refuses anyway); its helper threads wait in poll,
+// ioctl and futex. A name this machine's kernel does not have is skipped.
+// ---------------------------------------------------------------------------
+
+// Memory: the C++ library allocates (brk, mmap), the runtime maps and unmaps
+// device and pinned memory and changes its protection, and frees it back.
+constexpr const char* kMemory[] = {"brk",    "mmap",  "munmap",  "mremap",
+                                   "mprotect", "madvise", "mlock", "munlock",
+                                   "membarrier"};
+
+// Threads and waiting: the runtime's helper threads (started at
+// initialisation) and the C++ library's locks wait on futexes, poll their
+// descriptors and sleep; glibc sets up each thread's robust list and rseq area.
+constexpr const char* kWaiting[] = {
+    "futex",         "set_robust_list", "get_robust_list", "rseq",
+    "set_tid_address", "sched_yield",   "sched_getaffinity", "sched_get_priority_max",
+    "sched_get_priority_min", "sched_getparam", "sched_getscheduler", "nanosleep",
+    "clock_nanosleep", "poll",          "ppoll",           "select",
+    "pselect6",      "epoll_wait",      "epoll_pwait",     "epoll_pwait2",
+    "epoll_ctl",     "eventfd2",        "restart_syscall"};
+
+// Clocks: the runtime times its waits; the harness measures nothing here.
+constexpr const char* kClocks[] = {"clock_gettime", "clock_getres", "gettimeofday", "time"};
+
+// Descriptors already open, and reading: the answer goes to the parent
+// through the pipe (write), the runtime talks to its device files and event
+// descriptors (read, write, close, lseek, fstat) and reads files such as
+// /proc/self/maps (opened read-only, below), and the C library stats files.
+// Writing through a descriptor is allowed because only the pipe, stdout,
+// stderr and the runtime's own are open (detachFromTestProcess), and no file
+// can be opened for writing any more.
+constexpr const char* kDescriptors[] = {
+    "read",     "readv",      "pread64", "write",     "writev",   "close",
+    "fstat",    "newfstatat", "stat",    "lstat",     "statx",    "lseek",
+    "getdents64", "readlink", "readlinkat", "access", "faccessat", "faccessat2",
+    "getcwd"};
+
+// Who and where it is, read only: the C library and the runtime ask for the
+// process and thread ids, the user, the limits and the machine; getrandom
+// seeds the C++ library's hashing.
+constexpr const char* kIdentity[] = {"getpid",  "gettid",    "getppid",   "getuid",
+                                     "geteuid", "getgid",    "getegid",   "getresuid",
+                                     "getresgid", "getpgrp", "getrlimit", "getrusage",
+                                     "uname",   "sysinfo",   "getrandom"};
+
+// Its own signals: the C library blocks and restores signals around its
+// locks and thread creation, the runtime installs handlers, and a handler
+// returns through rt_sigreturn.
+constexpr const char* kSignals[] = {"rt_sigprocmask", "rt_sigaction", "rt_sigreturn",
+                                    "sigaltstack"};
+
+// Ending: a thread ends with exit, the child with exit_group (_exit).
+constexpr const char* kEnding[] = {"exit", "exit_group"};
+
+// Plainly hostile: running another program, starting a process, reading or
+// writing another process's memory. These end the child at once (SIGSYS).
+constexpr const char* kHostile[] = {"execve", "execveat", "fork", "vfork", "ptrace",
+                                    "process_vm_writev", "process_vm_readv"};
+
+// ioctl requests that act on something outside the process: type into a
+// terminal (TIOCSTI, TIOCLINUX), make a terminal the console or the
+// controlling one, change its foreground process group or line discipline,
+// choose which process gets a descriptor's SIGIO. The runtime's own requests
+// (to the driver's device files) are all others.
+constexpr unsigned long kHostileIoctls[] = {TIOCSTI,  TIOCLINUX, TIOCCONS, TIOCSCTTY,
+                                            TIOCSPGRP, TIOCSETD, 0x8901 /* FIOSETOWN */,
+                                            0x8902 /* SIOCSPGRP */};
+
+// fcntl commands the runtime and the C library use: duplicate a descriptor,
+// read and set its flags. Not F_SETOWN, F_SETSIG and the like (signals to
+// another process), nor leases and notifications.
+constexpr int kFcntlCommands[] = {F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL,
+                                  F_SETFL, F_GETLK};
+
+// open flags that write, create or truncate: an open with any of them fails.
+constexpr unsigned long kWritingOpenFlags = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND;
+
+std::string errorText(const char* what, int rc) {
+  return std::string(what) + " failed: " + std::strerror(rc < 0 ? -rc : rc);
+}
+
+class Filter {
+ public:
+  Filter() : ctx_(seccomp_init(SCMP_ACT_ERRNO(EPERM))) {}
+  ~Filter() {
+    if (ctx_ != nullptr) seccomp_release(ctx_);
+  }
+  Filter(const Filter&) = delete;
+  Filter& operator=(const Filter&) = delete;
+
+  bool ok() const { return ctx_ != nullptr && error_.empty(); }
+  const std::string& error() const { return error_; }
+  scmp_filter_ctx ctx() const { return ctx_; }
+
+  template <std::size_t N>
+  void add(uint32_t action, const char* const (&names)[N]) {
+    for (const char* name : names) add(action, name, {});
+  }
+
+  void add(uint32_t action, const char* name, std::initializer_list<scmp_arg_cmp> args) {
+    if (!error_.empty()) return;
+    const int number = seccomp_syscall_resolve_name(name);
+    if (number == __NR_SCMP_ERROR) return;  // not a system call on this machine
+    const int rc = seccomp_rule_add_array(ctx_, action, number,
+                                          static_cast<unsigned>(args.size()), args.begin());
+    if (rc != 0) error_ = std::string("adding the rule for ") + name + ": " + std::strerror(-rc);
+  }
+
+  void set(enum scmp_filter_attr attribute, uint32_t value, const char* what) {
+    if (!error_.empty()) return;
+    const int rc = seccomp_attr_set(ctx_, attribute, value);
+    if (rc != 0) error_ = errorText(what, rc);
+  }
+
+ private:
+  scmp_filter_ctx ctx_;
+  std::string error_;
+};
+
+}  // namespace
+
+void detachFromTestProcess(int keepFd) {
+  // Killed with the test process, whatever ends it: nothing outlives a test.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // The test process's files (a report, a log) are not the child's.
+  for (int fd = 3; fd < keepFd; ++fd) ::close(fd);
+  ::close_range(static_cast<unsigned>(keepFd < 3 ? 3 : keepFd + 1), ~0U, 0);
+  const int devNull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (devNull >= 0) {
+    ::dup2(devNull, STDIN_FILENO);
+    if (devNull != STDIN_FILENO) ::close(devNull);
+  }
+}
+
+std::string confineThisProcess() {
+  // Second layer, should a call slip past the filter: no file may grow (a
+  // write past the end fails with EFBIG rather than killing the child with
+  // SIGXFSZ), and no process may be started by a user who is not root.
+  ::signal(SIGXFSZ, SIG_IGN);
+  const rlimit none{0, 0};
+  if (::setrlimit(RLIMIT_FSIZE, &none) != 0) return errorText("setrlimit(RLIMIT_FSIZE)", errno);
+  if (::setrlimit(RLIMIT_NPROC, &none) != 0) return errorText("setrlimit(RLIMIT_NPROC)", errno);
+  // No program the child could still reach gains privileges (set-user-ID);
+  // the kernel also requires it of an unprivileged process's filter.
+  if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+    return errorText("prctl(PR_SET_NO_NEW_PRIVS)", errno);
+  }
+
+  Filter filter;
+  if (filter.ctx() == nullptr) return "seccomp_init failed (out of memory?)";
+  // Every thread, the runtime's helper threads included, gets the filter.
+  filter.set(SCMP_FLTATR_CTL_TSYNC, 1, "seccomp_attr_set(SCMP_FLTATR_CTL_TSYNC)");
+  // A system call of another architecture's numbering (int $0x80 on x86-64)
+  // would name other calls: it ends the child.
+  filter.set(SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS,
+             "seccomp_attr_set(SCMP_FLTATR_ACT_BADARCH)");
+
+  filter.add(SCMP_ACT_ALLOW, kMemory);
+  filter.add(SCMP_ACT_ALLOW, kWaiting);
+  filter.add(SCMP_ACT_ALLOW, kClocks);
+  filter.add(SCMP_ACT_ALLOW, kDescriptors);
+  filter.add(SCMP_ACT_ALLOW, kIdentity);
+  filter.add(SCMP_ACT_ALLOW, kSignals);
+  filter.add(SCMP_ACT_ALLOW, kEnding);
+  filter.add(SCMP_ACT_KILL_PROCESS, kHostile);
+
+  // Files open for reading only: the runtime and the C library read
+  // /proc/self/maps, /proc/cpuinfo, /sys and the like.
+  filter.add(SCMP_ACT_ALLOW, "open", {SCMP_A1(SCMP_CMP_MASKED_EQ, kWritingOpenFlags, 0)});
+  filter.add(SCMP_ACT_ALLOW, "openat", {SCMP_A2(SCMP_CMP_MASKED_EQ, kWritingOpenFlags, 0)});
+  // openat2 and clone3 take their flags in a structure the filter cannot
+  // read: ENOSYS, on which glibc falls back to openat and clone.
+  filter.add(SCMP_ACT_ERRNO(ENOSYS), "openat2", {});
+  filter.add(SCMP_ACT_ERRNO(ENOSYS), "clone3", {});
+  // A thread of this process (the runtime or the C++ library may start one)
+  // is allowed; a clone without CLONE_THREAD is a new process: hostile.
+  filter.add(SCMP_ACT_ALLOW, "clone", {SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD)});
+  filter.add(SCMP_ACT_KILL_PROCESS, "clone", {SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0)});
+
+  // Signals to itself only (abort() and raise() use tgkill, kill(getpid())
+  // is allowed): never to the test process, its group or anyone else.
+  const auto self = static_cast<scmp_datum_t>(::getpid());
+  filter.add(SCMP_ACT_ALLOW, "kill", {SCMP_A0(SCMP_CMP_EQ, self)});
+  filter.add(SCMP_ACT_ALLOW, "tgkill", {SCMP_A0(SCMP_CMP_EQ, self)});
+  // Limits may be read, not set (prlimit64 with no new limit).
+  filter.add(SCMP_ACT_ALLOW, "prlimit64", {SCMP_A2(SCMP_CMP_EQ, 0)});
+
+  for (const int command : kFcntlCommands) {
+    filter.add(SCMP_ACT_ALLOW, "fcntl",
+               {SCMP_A1(SCMP_CMP_EQ, static_cast<scmp_datum_t>(command))});
+  }
+  // ioctl: the hostile requests end the child, compared on the low 32 bits
+  // the kernel reads; every other request is allowed (the two ranges below
+  // cover all values; the hostile rules are matched first).
+  for (const unsigned long request : kHostileIoctls) {
+    filter.add(SCMP_ACT_KILL_PROCESS, "ioctl",
+               {SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, request)});
+  }
+  filter.add(SCMP_ACT_ALLOW, "ioctl", {SCMP_A1(SCMP_CMP_LT, TIOCSCTTY)});
+  filter.add(SCMP_ACT_ALLOW, "ioctl", {SCMP_A1(SCMP_CMP_GE, TIOCSCTTY)});
+
+  if (!filter.ok()) return "building the seccomp filter: " + filter.error();
+  const int rc = seccomp_load(filter.ctx());
+  if (rc != 0) return errorText("seccomp_load", rc);
+  return "";
+}
+
+}  // namespace wb
