@@ -19,8 +19,9 @@ command in a session of its own with
     cannot fill the disk (a pristine exercise's largest file, its
     preprocessed source, is under 2 MB);
 
-passes the command's standard output and error through, and exits with the
-command's status (128 + N when it died by signal N, 124 when the wall-clock
+passes the command's standard output and error on (collected in files, not
+pipes: `#include "/proc/self/fd/1"` would wait on a pipe forever), and exits
+with the command's status (128 + N when it died by signal N, 124 when the wall-clock
 limit stopped it). When a limit was hit it adds one line on standard error:
 
     LIMIT: compiling reduction/reduceSmem used more than 60 s of CPU time (...)
@@ -30,7 +31,25 @@ that sets it (WB_COMPILE_MEMORY_MB, WB_COMPILE_CPU_SECONDS,
 WB_COMPILE_WALL_SECONDS; --file-mb has no cache variable yet). A limit of 0
 means none.
 
-Python 3.8+, standard library only, POSIX only.
+With --check-includes (the grader's builds: WB_CHECK_INCLUDES) the compiler
+also lists every file it opens (GCC's -H, through nvcc to each of its
+preprocessor runs), and the compile is refused when it read, or failed to
+find but this machine has, a file outside the exercise file (--source), the
+--allow folders (chapters/) and the compiler's own include folders (the
+system compiler's, the CUDA toolkit's, the command's -I folders): then the
+only output is one line
+
+    REFUSED: starter/reduction/reduceSmem.cu includes /etc/passwd, which ...
+
+and nothing the compiler said (it could quote that file); the output file is
+removed. The preprocessor decides what a directive is (a directive split by
+a backslash and a space, or by a comment, is what it joins it into), not a
+reading of lines. With --sandbox (WB_SANDBOX_COMPILES) the compiler also runs
+in the sandbox of wbcore/sandbox.py, seeing the system's and the toolkit's
+folders, the --allow folders and the --source file, read-only, and writing
+only its outputs' folders: a file outside is simply absent.
+
+Python 3.8+, standard library only, POSIX only (--sandbox: Linux, bubblewrap).
 """
 import argparse
 import os
