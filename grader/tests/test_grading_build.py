@@ -383,7 +383,7 @@ class RunTestsTest(unittest.TestCase):
     def test_nothing_to_run_starts_no_test(self):
         run = self.run_tests(gpu_present=False, only=[STARTER[1], STARTER[6]])
         self.assertEqual((self.ran(), run.results, run.timed_out), ([], {}, False))
-        self.assertFalse(list(self.slot.root.glob("ctest-junit-*.xml")))
+        self.assertFalse(list(self.slot.root.rglob("ctest-junit-*.xml")))
 
     def test_a_selection_ctest_would_not_honour_runs_the_whole_phase(self):
         with mock.patch.object(gb, "selection_spec", return_value="0,0,0,1"):
