@@ -23,6 +23,9 @@ they are linked:
     reference imports;
   - sections: no .init_array, .fini_array, .preinit_array, .ctors, .dtors,
     .init, .fini (by name or by section type);
+  - executable sections: only the compiler's functions (no data symbol, no
+    section of another name than .text*, none writable, no bytes outside a
+    function but the assembler's padding), so no machine code hides as data;
   - instructions: no system-call instruction (syscall, sysenter, int $0x80).
 
     python3 wbcore/object_check.py --object STUDENT.o \\
@@ -36,7 +39,8 @@ What this cannot see: code that reaches a library function through pointer
 arithmetic (from the address of an allowed function, or the global offset
 table) needs no import, and bytes of a system-call instruction hidden inside
 another instruction are not one to a disassembler. The child process the
-tests call the function in is the wall against what the function itself
+tests call the function in, confined by a seccomp filter
+(tests/harness/src/confine.cpp), is the wall against what the function itself
 does; this check keeps the object from running code anywhere else.
 """
 import argparse
