@@ -8,26 +8,40 @@ is read, and nothing is ever extracted under a name the submission chose, so
 a submission cannot replace a test, the harness, a contract or a reference
 answer, and an archive path such as ../../x cannot land anywhere. Symbolic
 links (and hard links in tar files) are never followed; sizes are capped so
-an archive bomb is refused rather than unpacked.
+an archive bomb is refused rather than unpacked. An archive is read by
+grader/unpack.py in a child process (in the sandbox where one starts) under
+limits of time, memory and file size, never in the grader's own process: a
+hostile archive costs at most UNPACK_SECONDS and scores 0 with the reason.
 """
+import base64
+import binascii
 import dataclasses
-import lzma
+import json
 import os
 import pathlib
 import re
+import signal
 import stat
-import tarfile
-import zipfile
-import zlib
+import subprocess
+import sys
 
 from wbcore import course as wbex
+from wbcore import sandbox
 from wbcore.files import atomic_write
+from . import unpack
 
 MAX_SOURCE_BYTES = 1 << 20          # one exercise file
 MAX_ARCHIVE_BYTES = 100 << 20       # the archive file itself
 MAX_MEMBERS = 10000                 # entries in an archive
 MAX_UNPACKED_BYTES = 512 << 20      # sum of the sizes an archive declares
 MAX_NOTES = 20                      # ignored entries reported per submission
+MAX_HEADER_BYTES = 1 << 20          # one tar extension header (pax, GNU long name)
+MAX_HEADER_DIGITS = 256             # digits in a row in a pax header (CVE-2024-6232)
+# The child that reads an archive (grader/unpack.py): wall-clock and CPU
+# seconds, address space, and the largest file it may write (it writes none).
+UNPACK_SECONDS = 60
+UNPACK_MEMORY_MB = 1024
+UNPACK_FILE_MB = 1
 ARCHIVE_SUFFIXES = ((".tar.gz", "tar"), (".tgz", "tar"), (".tar.bz2", "tar"),
                     (".tar.xz", "tar"), (".tar", "tar"), (".zip", "zip"))
 ACCEPTED = "a folder, .zip, .tar, .tar.gz, .tgz, .tar.bz2 or .tar.xz"
@@ -73,50 +87,14 @@ def exercise_path(e):
     return f"{e.section}/{e.name}.cu"
 
 
-def safe_member_name(name):
-    """The archive member name as a relative POSIX path, or None when it is
-    absolute, climbs out with '..', or names a drive."""
-    name = name.replace("\\", "/")
-    if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
-        return None
-    parts = [p for p in name.split("/") if p not in ("", ".")]
-    if not parts or ".." in parts:
-        return None
-    return "/".join(parts)
-
-
 def choose_layout(names, all_exercises):
     """{exercise key: member name} under the accepted prefix that holds the
     most exercise files (the shortest prefix on a tie)."""
-    prefixes = {"", "starter/"}
-    for name in names:
-        top = name.split("/", 1)[0]
-        prefixes.update({f"{top}/", f"{top}/starter/"})
-    best = {}
-    for prefix in sorted(prefixes, key=lambda p: (len(p), p)):
-        found = {e.key: prefix + exercise_path(e) for e in all_exercises
-                 if prefix + exercise_path(e) in names}
-        if len(found) > len(best):
-            best = found
-    return best
-
-
-class _Notes(list):
-    def add(self, text):
-        if text in self:
-            return
-        if len(self) < MAX_NOTES:
-            self.append(text)
-        elif len(self) == MAX_NOTES:
-            self.append("(more ignored entries not listed)")
+    return unpack.choose_layout(names, {e.key: exercise_path(e) for e in all_exercises})
 
 
 def _read_capped(stream, what, notes):
-    data = stream.read(MAX_SOURCE_BYTES + 1)
-    if len(data) > MAX_SOURCE_BYTES:
-        notes.add(f"ignored {what}: larger than {MAX_SOURCE_BYTES >> 10} KiB")
-        return None
-    return data
+    return unpack.read_capped(stream, what, notes, MAX_SOURCE_BYTES)
 
 
 def _regular_file_under(root, relative):
@@ -170,80 +148,109 @@ def _read_folder(root, all_exercises, notes):
     return contents, chosen
 
 
-def _zip_members(path, notes):
+GRADER_DIR = pathlib.Path(__file__).resolve().parent
+
+
+def _python_folders():
+    """The folders of this Python (interpreter, standard library) that lie
+    outside the system folders the sandbox shows anyway (pyenv, a venv)."""
+    found = []
+    for folder in (sys.base_prefix, sys.prefix,
+                   os.path.dirname(os.path.realpath(sys.executable))):
+        folder = os.path.realpath(folder)
+        if folder not in found and not any(folder == s or folder.startswith(s + "/")
+                                           for s in sandbox.SYSTEM_FOLDERS):
+            found.append(folder)
+    return found
+
+
+def _confined(argv, archive):
+    """argv in a sandbox that shows the archive and grader/ (read-only) and
+    nothing else of this machine's files; argv as it is where no sandbox
+    starts here (the limits of _run_reader still hold)."""
     try:
-        archive = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError) as err:
-        raise SubmissionError(f"{path.name} is not a readable zip archive ({err})") from None
-    infos = archive.infolist()
-    if len(infos) > MAX_MEMBERS:
-        raise SubmissionError(f"{path.name} holds more than {MAX_MEMBERS} entries")
-    if sum(i.file_size for i in infos) > MAX_UNPACKED_BYTES:
-        raise SubmissionError(f"{path.name} would unpack to more than "
-                              f"{MAX_UNPACKED_BYTES >> 20} MiB")
-    members = {}
-    for info in infos:
-        name = safe_member_name(info.filename)
-        if name is None:
-            notes.add(f"ignored {info.filename!r}: a path outside the submission")
-        elif stat.S_ISLNK(info.external_attr >> 16):
-            notes.add(f"ignored {name}: a symbolic link")
-        elif not info.is_dir():
-            members[name] = info
-    return archive, members, lambda info: archive.open(info)
+        return sandbox.command(argv, read_only=[archive, GRADER_DIR, *_python_folders()],
+                               cwd=GRADER_DIR.parent)
+    except sandbox.Unavailable:
+        return argv
 
 
-def _tar_members(path, notes):
+def _run_reader(request, archive, display):
+    """The reply of grader/unpack.py run as a child on one archive, under
+    the limits; SubmissionError when it fails, overruns or is killed."""
+    argv = [sys.executable, "-E", "-s", "-m", "grader.unpack"]
+    argv = _confined(argv, archive)   # the one line that puts the reader in the sandbox
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
+    seconds = UNPACK_SECONDS
     try:
-        archive = tarfile.open(path, "r:*")
-    except (tarfile.TarError, OSError, EOFError, zlib.error, lzma.LZMAError) as err:
-        raise SubmissionError(f"{path.name} is not a readable tar archive ({err})") from None
-    members = {}
-    declared = 0
+        proc = subprocess.Popen(argv, cwd=GRADER_DIR.parent, env=env, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                start_new_session=True,
+                                preexec_fn=sandbox.limits(cpu_seconds=seconds,
+                                                          memory_mb=UNPACK_MEMORY_MB,
+                                                          file_mb=UNPACK_FILE_MB))
+    except OSError as err:
+        raise SubmissionError(f"{display}: the archive reader could not start ({err})") from None
     try:
-        for count, info in enumerate(archive, 1):
-            declared += max(info.size, 0)
-            if count > MAX_MEMBERS:
-                raise SubmissionError(f"{path.name} holds more than {MAX_MEMBERS} entries")
-            if declared > MAX_UNPACKED_BYTES:
-                raise SubmissionError(f"{path.name} would unpack to more than "
-                                      f"{MAX_UNPACKED_BYTES >> 20} MiB")
-            name = safe_member_name(info.name)
-            if name is None:
-                notes.add(f"ignored {info.name!r}: a path outside the submission")
-            elif info.issym() or info.islnk():
-                notes.add(f"ignored {name}: a link")
-            elif info.isreg():
-                members[name] = info
-    except (tarfile.TarError, EOFError, zlib.error, lzma.LZMAError, OSError) as err:
-        archive.close()
-        raise SubmissionError(f"{path.name} is damaged ({err})") from None
-    return archive, members, archive.extractfile
+        out, err = proc.communicate(json.dumps(request).encode(), timeout=seconds)
+    except subprocess.TimeoutExpired:
+        _kill(proc)
+        raise SubmissionError(f"{display}: the archive could not be read within {seconds} s "
+                              "(the reader was stopped; a damaged or hostile archive?)") from None
+    except BaseException:
+        _kill(proc)
+        raise
+    try:
+        reply = json.loads(out)
+    except ValueError:
+        reply = None
+    if proc.returncode == 0 and isinstance(reply, dict):
+        return reply
+    if proc.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        raise SubmissionError(f"{display}: the archive could not be read within {seconds} s "
+                              "of CPU time (the reader was stopped; a damaged or hostile "
+                              "archive?)")
+    said = err.decode("utf-8", "replace").strip().splitlines()
+    raise SubmissionError(f"{display}: the archive could not be read (the reader ended with "
+                          f"status {proc.returncode}"
+                          + (f": {said[-1][:300]}" if said else "") + ")")
 
 
-def _read_archive(path, kind, all_exercises, notes):
+def _kill(proc):
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    proc.communicate()
+
+
+def _read_archive(path, kind, all_exercises):
+    """({exercise key: bytes}, {exercise key: member name}, notes) read by
+    grader/unpack.py in a child process (see there why)."""
     try:
         size = path.stat().st_size
     except OSError as err:
         raise SubmissionError(f"cannot read {path}: {err.strerror}") from None
     if size > MAX_ARCHIVE_BYTES:
         raise SubmissionError(f"{path.name} is larger than {MAX_ARCHIVE_BYTES >> 20} MiB")
-    opener = _zip_members if kind == "zip" else _tar_members
-    archive, members, open_member = opener(path, notes)
-    with archive:
-        chosen = choose_layout(set(members), all_exercises)
-        contents = {}
-        for key, name in chosen.items():
-            try:
-                with open_member(members[name]) as stream:
-                    data = _read_capped(stream, name, notes)
-            except (zipfile.BadZipFile, tarfile.TarError, RuntimeError, OSError, EOFError,
-                    zlib.error, lzma.LZMAError) as err:
-                notes.add(f"ignored {name}: cannot be read from the archive ({err})")
-                continue
-            if data is not None:
-                contents[key] = data
-    return contents, chosen
+    archive = os.path.realpath(path)
+    request = {"archive": archive, "kind": kind, "display": path.name,
+               "wanted": {e.key: exercise_path(e) for e in all_exercises},
+               "limits": {"source_bytes": MAX_SOURCE_BYTES, "members": MAX_MEMBERS,
+                          "unpacked_bytes": MAX_UNPACKED_BYTES, "notes": MAX_NOTES,
+                          "header_bytes": MAX_HEADER_BYTES, "header_digits": MAX_HEADER_DIGITS}}
+    reply = _run_reader(request, archive, path.name)
+    if "error" in reply:
+        raise SubmissionError(str(reply["error"]))
+    try:
+        contents = {key: base64.b64decode(data, validate=True)
+                    for key, data in reply["contents"].items() if key in request["wanted"]}
+        chosen = {key: str(reply["found_at"][key]) for key in contents}
+        notes = [str(n) for n in reply["notes"]][:MAX_NOTES + 1]
+    except (KeyError, TypeError, AttributeError, binascii.Error) as err:
+        raise SubmissionError(f"{path.name}: the archive reader's reply is malformed "
+                              f"({type(err).__name__})") from None
+    return contents, chosen, notes
 
 
 def read(path, all_exercises=None):
@@ -251,7 +258,7 @@ def read(path, all_exercises=None):
     path is missing or of an unknown type, or the archive is unreadable."""
     path = pathlib.Path(path)
     all_exercises = wbex.exercises() if all_exercises is None else all_exercises
-    notes = _Notes()
+    notes = unpack.Notes(MAX_NOTES)
     if not path.exists():
         raise SubmissionError(f"no such submission: {path}")
     if path.is_dir():
@@ -260,7 +267,8 @@ def read(path, all_exercises=None):
         kind = archive_kind(path)
         if kind is None:
             raise SubmissionError(f"{path.name}: unknown archive type (a submission is {ACCEPTED})")
-        contents, chosen = _read_archive(path, kind, all_exercises, notes)
+        contents, chosen, said = _read_archive(path, kind, all_exercises)
+        notes.extend(said)
     found_at = {key: chosen[key] for key in contents}
     missing = [e.key for e in all_exercises if e.key not in contents]
     return Submission(contents, found_at, missing, list(notes))

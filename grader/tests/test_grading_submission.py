@@ -1,13 +1,22 @@
-"""Reading submissions: accepted layouts, archives, and what is refused."""
+"""Reading submissions: accepted layouts, archives, and what is refused;
+archives read in a child process under limits (grader/unpack.py)."""
+import contextlib
+import gzip
+import io
 import os
 import pathlib
+import subprocess
+import sys
 import tarfile
 import tempfile
+import time
 import unittest
+import zipfile
 from unittest import mock
 
 from gradingtest import EXERCISES, make_tar, make_zip
 from grader import submission as gsub
+from wbcore import sandbox
 
 KERNEL = b"// the student's kernel\n"
 
@@ -176,6 +185,128 @@ class SafetyTest(SubmissionTest):
                 path = self.archive(name, b"this is not an archive at all" * 10)
                 with self.assertRaises(gsub.SubmissionError):
                     self.read(path)
+
+
+def pax_digits_tar(digits):
+    """A .tgz whose only entry is a pax extended header holding a run of
+    `digits` digits: Python 3.11.7's tarfile searches it with a regular
+    expression that backtracks over the run from every position in it
+    (CVE-2024-6232), time quadratic in its length; gzip makes it small."""
+    header = tarfile.TarInfo("././@PaxHeader")
+    header.type = tarfile.XHDTYPE
+    header.size = digits
+    data = header.tobuf(tarfile.USTAR_FORMAT) + b"0" * digits
+    data += bytes(-len(data) % tarfile.BLOCKSIZE) + bytes(2 * tarfile.BLOCKSIZE)
+    return gzip.compress(data)
+
+
+def unconfined():
+    """As on a machine where no sandbox starts: the reader runs with its limits only."""
+    return mock.patch.object(sandbox, "command", side_effect=sandbox.Unavailable("not here"))
+
+
+class ArchiveLimitTest(SubmissionTest):
+    """Hostile archives: each is refused (SubmissionError, which the grader
+    scores 0 with the message as its reason) within the reader's limits."""
+    CVE_DIGITS = 200_000      # about a minute for 3.11.7's tarfile here; 1 KB gzipped
+
+    def refused_within(self, path, seconds, pattern):
+        started = time.monotonic()
+        with self.assertRaisesRegex(gsub.SubmissionError, pattern):
+            self.read(path)
+        took = time.monotonic() - started
+        self.assertLess(took, seconds, f"{path.name} took {took:.1f} s to refuse")
+        return took
+
+    def test_plain_tarfile_takes_minutes_on_the_pax_digits_archive(self):
+        # The archive of the tests below, read as the grader read archives
+        # before: tarfile in the grader's own process.
+        path = self.archive("cve.tgz", pax_digits_tar(self.CVE_DIGITS))
+        started = time.monotonic()
+        try:
+            subprocess.run([sys.executable, "-c", "import sys, tarfile\n"
+                            "tarfile.open(sys.argv[1], 'r:*').getmembers()", str(path)],
+                           capture_output=True, timeout=5)
+        except subprocess.TimeoutExpired:
+            return   # slow, as expected of a tarfile with CVE-2024-6232
+        self.skipTest(f"this Python's tarfile read it in {time.monotonic() - started:.1f} s "
+                      "(CVE-2024-6232 is fixed here)")
+
+    def test_the_pax_digits_archive_is_refused_at_once(self):
+        path = self.archive("cve.tgz", pax_digits_tar(self.CVE_DIGITS))
+        self.refused_within(path, 5, "run of more than 256 digits.*CVE-2024-6232")
+        with unconfined():
+            self.refused_within(path, 5, "run of more than 256 digits")
+
+    def test_past_the_check_the_time_limit_stops_the_reader(self):
+        # The header check off (any run of digits allowed): tarfile spends
+        # its quadratic time in the child, which is stopped at the limit.
+        path = self.archive("cve.tgz", pax_digits_tar(self.CVE_DIGITS))
+        for confined in (True, False):
+            with self.subTest(confined=confined), \
+                    mock.patch.object(gsub, "MAX_HEADER_DIGITS", 10 ** 9), \
+                    mock.patch.object(gsub, "UNPACK_SECONDS", 2), \
+                    (contextlib.nullcontext() if confined else unconfined()):
+                self.refused_within(path, 6, r"could not be read within 2 s")
+
+    def test_an_oversized_extension_header_is_refused(self):
+        name = tarfile.TarInfo("././@LongLink")
+        name.type = tarfile.GNUTYPE_LONGNAME
+        name.size = 8 << 20
+        data = gzip.compress(name.tobuf(tarfile.GNU_FORMAT) + bytes(name.size + 1024))
+        path = self.archive("long.tgz", data)
+        self.refused_within(path, 5, "extended header of 8388608 bytes")
+        # Past the check, the reader's memory limit holds.
+        with mock.patch.object(gsub, "MAX_HEADER_BYTES", 1 << 40), \
+                mock.patch.object(gsub, "UNPACK_MEMORY_MB", 40):
+            self.refused_within(path, 10, "could not be read")
+
+    def test_a_zip_bomb_is_refused(self):
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+            with archive.open("starter/layout/setRowReadCol.cu", "w", force_zip64=True) as out:
+                zeros = bytes(1 << 20)
+                for _ in range(600):
+                    out.write(zeros)
+        path = self.archive("bomb.zip", buffer.getvalue())
+        self.assertLess(path.stat().st_size, 4 << 20)
+        self.refused_within(path, 10, "would unpack to more than 512 MiB")
+
+    def test_a_huge_entry_count_is_refused(self):
+        many = {f"f{i}": b"" for i in range(gsub.MAX_MEMBERS + 1)}
+        for name, data in (("many.zip", make_zip(many)), ("many.tgz", make_tar(many))):
+            with self.subTest(name=name):
+                self.refused_within(self.archive(name, data), 15,
+                                    f"more than {gsub.MAX_MEMBERS} entries")
+
+    def test_truncated_archives_are_refused(self):
+        entries = {"starter/reduction/reduceSmem.cu": os.urandom(64 << 10)}
+        for name, data in (("cut.zip", make_zip(entries)), ("cut.tgz", make_tar(entries)),
+                           ("cut.tar.xz", make_tar(entries, "w:xz"))):
+            with self.subTest(name=name):
+                path = self.archive(name, data[:len(data) // 2])
+                self.refused_within(path, 10, "damaged|not a readable")
+
+    def test_without_a_sandbox_archives_are_read_as_before(self):
+        path = self.archive("s.tgz", make_tar({"starter/reduction/reduceSmem.cu": KERNEL,
+                                               "../x.cu": b"outside"}))
+        with unconfined():
+            found = self.read(path)
+        self.assertEqual(found.contents, {"reduction/reduceSmem": KERNEL})
+        self.assertTrue(any("outside the submission" in n for n in found.notes))
+
+    def test_the_reader_sees_only_the_archive_and_grader(self):
+        ok, why = sandbox.available()
+        if not ok:
+            self.skipTest(why)
+        argv = gsub._confined(["true"], str(self.tmp / "s.zip"))
+        shown = [argv[i + 1] for i, a in enumerate(argv) if a in ("--ro-bind", "--bind")]
+        self.assertIn(str(self.tmp / "s.zip"), shown)
+        self.assertIn(str(gsub.GRADER_DIR), shown)
+        self.assertNotIn("--bind", argv, "the reader may write nowhere")
+        for hidden in (gsub.GRADER_DIR.parent, gsub.GRADER_DIR.parent / "solutions",
+                       pathlib.Path.home()):
+            self.assertNotIn(str(hidden), shown)
 
 
 class IncludeTest(unittest.TestCase):
