@@ -4,8 +4,9 @@ gradebook (`./workbook grade --batch FOLDER --out OUT --slurm`).
 
 What lives in OUT (on the shared file system, seen alike by every node):
 
-  OUT/NAME/...            a submission's outputs, written by the task that
-                          grades it exactly as the local batch writes them
+  OUT/FOLDER/...          a submission's outputs (FOLDER: run.output_folder),
+                          written by the task that grades it exactly as
+                          the local batch writes them
                           (run.grade_one: every file atomically, a temporary
                           file then os.replace, results.json last);
   OUT/slurm/plan-R.json   round R's plan: the grading options and, per task
@@ -214,7 +215,9 @@ def submit(folder, out, grade_argv, sbatch_options, group=1, regrade=False, dry_
     plan = {"folder": str(pathlib.Path(folder).resolve()), "out": str(out.resolve()),
             "grade_argv": list(grade_argv), "regrade": bool(regrade),
             "tasks": [[[n, str(pathlib.Path(p).resolve())] for n, p in g]
-                      for g in groups(todo, group)]}
+                      for g in groups(todo, group)],
+            # A submission whose folder under OUT is not its name (run.output_folder).
+            "names": {e[0]: e.name for e in entries if e.name != e[0]}}
     folder_s = state_dir(out).resolve()
     plan_path = folder_s / f"plan-{round_no}.json"
     array_path = folder_s / f"array-{round_no}.sh"
@@ -264,7 +267,8 @@ def run_task(grader, plan, index, log=print):
         if not plan.get("regrade") and grun.finished(out, name) is not None:
             log(f"{name}: already graded")
             continue
-        grade = grun.grade_one(grader, pathlib.Path(path), out / name, name=name)
+        grade = grun.grade_one(grader, pathlib.Path(path), out / name,
+                               name=plan.get("names", {}).get(name, name))
         graded += 1
         log(f"{name}: {grade.score:g} of {grade.max_score:g} ({grade.status}"
             f"{': ' + grade.reason if grade.reason else ''})")

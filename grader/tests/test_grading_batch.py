@@ -1,18 +1,27 @@
 """Batch mode: every entry graded once, resume after an interruption,
---regrade, and a gradebook that always matches the results written."""
+--regrade, a gradebook that always matches the results written, a folder of
+its own for every submission whatever its name, and archives that cannot be
+read scored 0 while the batch goes on."""
 import csv
+import json
+import os
 import pathlib
+import stat
 import tempfile
 import threading
 import time
 import types
 import unittest
 
-from gradingtest import EXERCISES, ctest_labels, outcome, points
+from gradingtest import EXERCISES, ctest_labels, make_tar, make_zip, outcome, points
 from grader import build as gb
+from grader import classreport as gcr
 from grader import report as gr
 from grader import run as grun
 from grader import score as gs
+from grader import similarity as gsim
+from grader import slurm as gslurm
+from grader import submission as gsub
 
 
 class FakeGrader:
@@ -144,6 +153,135 @@ class BatchTest(unittest.TestCase):
         again = gb.acquire_slots(self.tmp / "work", 1)
         self.assertEqual([s.root.name for s in again], ["slot-0"])
         again[0].release()
+
+
+class FolderNameTest(unittest.TestCase):
+    def test_plain_names_are_their_own_folders(self):
+        for name in ("alice", "Bob_Smith-2", "a.b", "josé", "x+y@z"):
+            self.assertEqual(grun.output_folder(name), name)
+
+    def test_what_the_batch_writes_in_out_is_never_a_submissions_folder(self):
+        written = (gr.GRADEBOOK, gr.BATCH_RECORD, gcr.REPORT_HTML, gcr.REPORT_JSON,
+                   gsim.SIMILARITY_HTML, gsim.SIMILARITY_JSON, gslurm.STATE_DIR, gslurm.RECORD)
+        for name in written + ("GRADEBOOK.CSV", "Slurm"):
+            with self.subTest(name=name):
+                folder = grun.output_folder(name)
+                self.assertNotEqual(folder.lower(), name.lower())
+                self.assertNotIn(folder.lower(), grun.batch_outputs())
+                self.assertRegex(folder, r"~[0-9a-f]{16}$")
+
+    def test_unsafe_names_map_to_distinct_safe_folders(self):
+        names = ["a b", "a_b", "a?b", "a~b", "a_b~" + "0" * 16, "-rf", "x\udcff", "tab\there",
+                 "n" * 250]
+        folders = [grun.output_folder(n) for n in names]
+        self.assertEqual(folders[1], "a_b")
+        self.assertEqual(len(set(folders)), len(names), folders)
+        for folder in folders:
+            self.assertRegex(folder, r"^[\w][\w.+@~-]*$")
+            self.assertLessEqual(len(folder.encode()), 255)
+        self.assertEqual(folders, [grun.output_folder(n) for n in names], "the same every run")
+
+
+class ReservedNamesTest(unittest.TestCase):
+    """Submissions named like what the batch writes in OUT, beside a plain one."""
+    NAMES = ["alice", "batch.json", "gradebook.csv", "slurm"]
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.tmp = pathlib.Path(self._tmp.name)
+        self.folder = self.tmp / "class"
+        for name in ("alice", "batch.json", "slurm"):
+            (self.folder / name).mkdir(parents=True)
+        (self.folder / "gradebook.csv.zip").write_bytes(b"")
+        self.out = self.tmp / "graded"
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def gradebook(self):
+        with open(self.out / gr.GRADEBOOK, newline="") as handle:
+            return {row["submission"]: row for row in csv.DictReader(handle)}
+
+    def test_each_is_graded_into_its_own_folder_and_the_batch_resumes(self):
+        grader = FakeGrader(self.tmp / "work")
+        self.assertEqual(grun.grade_batch(grader, self.folder, self.out, log=lambda *_: None), 4)
+        self.assertEqual(sorted(grader.graded), self.NAMES)
+        self.assertEqual(sorted(self.gradebook()), self.NAMES, "the gradebook names submissions")
+        self.assertTrue((self.out / gr.GRADEBOOK).is_file())
+        self.assertEqual(len(gr.load_batch_record(self.out)["runs"]), 1)
+        folders = {e.name: e[0] for e in grun.batch_entries(self.folder, self.out)}
+        for name, folder in folders.items():
+            doc = gr.load_results(self.out / folder / gr.RESULTS)
+            self.assertEqual(doc["extra_data"]["submission"], name)
+        again = FakeGrader(self.tmp / "work")
+        self.assertEqual(grun.grade_batch(again, self.folder, self.out, log=lambda *_: None), 0)
+        self.assertEqual(again.graded, [])
+        self.assertEqual(len(gr.load_batch_record(self.out)["runs"]), 2)
+
+    def test_slurm_grades_them_into_the_same_folders(self):
+        bin_dir = self.tmp / "bin"
+        bin_dir.mkdir()
+        (bin_dir / "sbatch").write_text("#!/bin/sh\necho \"$$;cluster\"\n")
+        for name in ("sbatch", "squeue", "scontrol", "sacct"):
+            tool = bin_dir / name
+            if not tool.exists():
+                tool.write_text("#!/bin/sh\nexit 0\n")
+            tool.chmod(tool.stat().st_mode | stat.S_IEXEC)
+        path = os.environ["PATH"]
+        os.environ["PATH"] = f"{bin_dir}{os.pathsep}{path}"
+        try:
+            entry = gslurm.submit(self.folder, self.out, ["--no-gpu"], [], group=2,
+                                  log=lambda *_: None)
+        finally:
+            os.environ["PATH"] = path
+        plan = gslurm.load_plan(entry["plan"])
+        expected = {e[0] for e in grun.batch_entries(self.folder, self.out)}
+        self.assertEqual({n for g in plan["tasks"] for n, _ in g}, expected)
+        grader = FakeGrader(self.tmp / "work")
+        for index in range(len(plan["tasks"])):
+            gslurm.run_task(grader, plan, index, log=lambda *_: None)
+        self.assertEqual(sorted(grader.graded), self.NAMES)
+        self.assertEqual(gslurm.merge(self.out), 4)
+        self.assertEqual(sorted(self.gradebook()), self.NAMES)
+        self.assertIsNotNone(gslurm.load_record(self.out), "slurm.json is still the record")
+        self.assertTrue((gslurm.state_dir(self.out) / "lock").exists())
+
+
+class UnreadableArchivesTest(unittest.TestCase):
+    """A real Grader (no build: none of these gets that far) on a batch of
+    archives that cannot be read: each scores 0 with its reason, and the
+    batch grades every entry."""
+
+    def test_each_scores_zero_with_its_reason_and_the_batch_goes_on(self):
+        from test_grading_submission import pax_digits_tar
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = pathlib.Path(tmp)
+            folder = tmp / "class"
+            folder.mkdir()
+            many = make_zip({f"f{i}": b"" for i in range(gsub.MAX_MEMBERS + 1)})
+            cut = make_tar({"starter/reduction/reduceSmem.cu": os.urandom(64 << 10)})
+            reasons = {"a-pax-digits": ("a-pax-digits.tgz", pax_digits_tar(200_000),
+                                        "CVE-2024-6232"),
+                       "b-many": ("b-many.zip", many, "more than 10000 entries"),
+                       "c-cut": ("c-cut.tgz", cut[:len(cut) // 2], "is damaged"),
+                       "d-not-a-zip": ("d-not-a-zip.zip", b"PK" * 100, "not a readable zip")}
+            for file_name, data, _ in reasons.values():
+                (folder / file_name).write_bytes(data)
+            options = grun.Options(points=points(), work_dir=tmp / "work", gpu_present=False,
+                                   gpu_note="no GPU in this test", cache=False)
+            out = tmp / "graded"
+            started = time.monotonic()
+            graded = grun.grade_batch(grun.Grader(options), folder, out, log=lambda *_: None)
+            self.assertLess(time.monotonic() - started, 30)
+            self.assertEqual(graded, len(reasons))
+            for name, (_, _, reason) in reasons.items():
+                doc = json.loads((out / name / gr.RESULTS).read_text())
+                self.assertEqual(doc["score"], 0, name)
+                self.assertEqual(doc["extra_data"]["status"], "error", name)
+                self.assertIn(reason, doc["extra_data"]["reason"], name)
+            with open(out / gr.GRADEBOOK, newline="") as handle:
+                self.assertEqual(sorted(row["submission"] for row in csv.DictReader(handle)),
+                                 sorted(reasons))
 
 
 class GpuLockTest(unittest.TestCase):
