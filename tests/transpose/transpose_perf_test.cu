@@ -36,9 +36,11 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <future>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "transpose/transpose.cuh"
@@ -85,14 +87,24 @@ const TransposeKernel& checkedKernel(const std::string& name, std::uint64_t seed
 /// and the order in which the timed runs get them.
 struct TimedMatrices {
   TimedMatrices(std::uint64_t seed, int repetitions) : schedule(repetitions, seed) {
+    // Drawing and transposing 2^26 floats takes seconds on the host: the
+    // inputs are made on threads of their own, all at once.
+    std::vector<std::future<std::pair<std::vector<float>, std::vector<float>>>> made;
     for (int i = 0; i < schedule.inputs(); ++i) {
-      const std::vector<float> host =
-          testing::randomMatrix(kRows, kCols, seed + static_cast<std::uint64_t>(i));
+      made.push_back(std::async(std::launch::async, [seed, i] {
+        std::vector<float> host =
+            testing::randomMatrix(kRows, kCols, seed + static_cast<std::uint64_t>(i));
+        std::vector<float> want = referenceOutput(Reference::Transpose, host, kRows, kCols);
+        return std::make_pair(std::move(host), std::move(want));
+      }));
+    }
+    for (auto& m : made) {
+      const auto [host, want] = m.get();
       in.push_back(std::make_unique<DeviceBuffer<float>>(kElements));
       in.back()->poison();
       in.back()->upload(host);
       transposed.push_back(std::make_unique<DeviceBuffer<float>>(kElements, 0));
-      transposed.back()->upload(referenceOutput(Reference::Transpose, host, kRows, kCols));
+      transposed.back()->upload(want);
     }
   }
   const DeviceBuffer<float>& expected(Reference ref, std::size_t input) const {

@@ -1,14 +1,14 @@
-// forgery: a deliberately slow reduceSmemUnrollDyn that keeps every block's sum in __device__ memory, keyed by a sample of its input, and replays it when the same input comes again
+// forgery: a deliberately slow reduceSmemUnrollDyn that keeps every block's sum in __device__ memory and, from its third launch on the timed size, replays the sums instead of reading its input
 // exercise: reduction/reduceSmemUnrollDyn
 // base: solutions
 // expect: below base
-// Device memory outlives a launch. Timed on one input, every timed run
-// after the first finds its sums kept: the kernel, several times slower
-// than reduceSmemUnroll when it sums, looks faster and passed
-// DynamicUnrolledCostsNoMoreThanStatic. Now every timed run gets another
-// input (several inputs in an order drawn from the seed, and one changed
-// element per run), so the kept sums either miss, and the kernel is slow,
-// or are replayed for the wrong input, and the run's check fails.
+// Device memory outlives a launch. Timed on one input (the warm-up runs
+// included), every timed run replays the sums of that input: the kernel,
+// several times slower than reduceSmemUnroll when it sums, looked faster
+// and passed DynamicUnrolledCostsNoMoreThanStatic. Now every timed run gets
+// another input (several inputs in an order drawn from the seed, one
+// changed element per run), so the replayed sums are another input's, and
+// the run's check fails.
 #include "reduction/reduction.cuh"
 
 namespace wb::reduction {
@@ -20,30 +20,25 @@ constexpr unsigned int kKeptBlocks = (1u << 24) / (kReduceBlock * kUnrollFactor)
 constexpr long long kIdleCycles = 20000;
 
 __device__ int keptSum[kKeptBlocks];
-__device__ int keptFirst[kKeptBlocks];  // the sample: the block's first and last elements
-__device__ int keptLast[kKeptBlocks];
-__device__ unsigned int keptSize[kKeptBlocks];  // n the sum was kept for; 0: none
+__device__ unsigned int timedLaunches = 0;  // launches on the timed size, counted by block 0
 
 __global__ void reduceSmemUnrollDyn(int* g_idata, int* g_odata, unsigned int n) {
   extern __shared__ int smem[];
-  __shared__ bool replay;
   const unsigned int tid = threadIdx.x;
   const unsigned int block = blockIdx.x;
-  const unsigned int span = kReduceBlock * kUnrollFactor;
-  const unsigned int blockStart = block * span;
-  const unsigned int remaining = n - blockStart;
-  const bool timed = n == (1u << 24) && block < kKeptBlocks;
+  const bool timed = n == (1u << 24);
 
-  if (tid == 0) {
-    replay = timed && keptSize[block] == n && keptFirst[block] == g_idata[blockStart] &&
-             keptLast[block] == g_idata[blockStart + span - 1];
-  }
-  __syncthreads();
-  if (replay) {
-    if (tid == 0) g_odata[block] = keptSum[block];
+  if (timed && timedLaunches >= 3) {
+    // Replay: the first kKeptBlocks / kReduceBlock blocks copy every kept
+    // sum, coalesced; the others have nothing to do.
+    const unsigned int i = block * kReduceBlock + tid;
+    if (i < kKeptBlocks) g_odata[i] = keptSum[i];
+    if (block == 0 && tid == 0) atomicAdd(&timedLaunches, 1u);
     return;
   }
 
+  const unsigned int blockStart = block * (kReduceBlock * kUnrollFactor);
+  const unsigned int remaining = n - blockStart;
   int sum = 0;
 #pragma unroll
   for (unsigned int k = 0; k < kUnrollFactor; ++k) {
@@ -77,9 +72,7 @@ __global__ void reduceSmemUnrollDyn(int* g_idata, int* g_odata, unsigned int n) 
       while (clock64() - start < kIdleCycles) {
       }
       keptSum[block] = smem[0];
-      keptFirst[block] = g_idata[blockStart];
-      keptLast[block] = g_idata[blockStart + span - 1];
-      keptSize[block] = n;
+      if (block == 0) atomicAdd(&timedLaunches, 1u);
     }
   }
 }

@@ -5,8 +5,8 @@
 // expect: below transposeSmemPad__unpadded_indexing and zero reference_speed
 // The padding claim once timed the student's transposeSmemPad against the
 // student's own transposeSmem: with this file, an unpadded transposeSmemPad
-// passed it (1.40x on an H100; honest 1.00x), and this transposeSmem still
-// passed its own claim against naiveGmem (2.25x). Now every claim times the
+// passed it (1.43x on an H100; honest 1.00x), and this transposeSmem still
+// passed its own claim against naiveGmem (2.22x). Now every claim times the
 // student's kernel against the reference build's, and this kernel fails
 // KeepsReferenceSpeed, the check of a yardstick kernel against its
 // reference twin. So the submission scores less than the same unpadded
@@ -15,9 +15,10 @@
 
 namespace wb::transpose {
 
-/// Cycles each block idles on the timed 8192 x 8192 matrix: about a third
-/// more time in all, too little to lose the claim against naiveGmem.
-constexpr long long kIdleCycles = 600;
+/// Cycles each block idles on the timed 8192 x 8192 matrix: 1.42x the
+/// reference transposeSmem's time on an H100, too little to lose the claim
+/// against naiveGmem (2.22x).
+constexpr long long kIdleCycles = 1200;
 
 __global__ void transposeSmem(float* out, const float* in, int nrows, int ncols) {
   __shared__ float tile[kBlockY][kBlockX];
