@@ -19,7 +19,6 @@ import dataclasses
 import json
 import os
 import pathlib
-import re
 import signal
 import stat
 import subprocess
@@ -272,29 +271,6 @@ def read(path, all_exercises=None):
     found_at = {key: chosen[key] for key in contents}
     missing = [e.key for e in all_exercises if e.key not in contents]
     return Submission(contents, found_at, missing, list(notes))
-
-
-# A preprocessor include: '#' or the digraph '%:', maybe comments, 'include'.
-INCLUDE_RE = re.compile(rb"^\s*(?:#|%:)(?:\s|/\*.*?\*/)*(?:include|include_next|import)\b(.*)$")
-LITERAL_INCLUDE_RE = re.compile(rb"""^\s*(?:"([^"]*)"|<([^>]*)>)""")
-
-
-def unsafe_includes(source):
-    """The #include lines of an exercise file that could reach past the
-    contracts and the system headers: a path with '..' or an absolute one
-    (from chapters/ on the include path, ../solutions/ is the reference
-    answer), or a computed include whose path a macro hides."""
-    joined = re.sub(rb"\\\r?\n", b"", source)   # join continued lines first
-    found = []
-    for line in joined.splitlines():
-        m = INCLUDE_RE.match(line)
-        if not m:
-            continue
-        literal = LITERAL_INCLUDE_RE.match(m.group(1))
-        path = (literal.group(1) or literal.group(2)) if literal else None
-        if path is None or path.startswith(b"/") or b".." in path.replace(b"\\", b"/").split(b"/"):
-            found.append(line.decode("utf-8", "replace").strip())
-    return found
 
 
 def write_if_changed(path, data):

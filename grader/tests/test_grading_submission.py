@@ -309,27 +309,6 @@ class ArchiveLimitTest(SubmissionTest):
             self.assertNotIn(str(hidden), shown)
 
 
-class IncludeTest(unittest.TestCase):
-    def test_contract_and_system_headers_are_fine(self):
-        source = (b'#include "layout/layout.cuh"\n#include <stdexcept>\n#include <cuda/std/span>\n'
-                  b'// #include "../solutions/layout/setRowReadCol.cu" in a comment\n')
-        self.assertEqual(gsub.unsafe_includes(source), [])
-
-    def test_ways_to_reach_the_reference_answer_are_refused(self):
-        attempts = [b'#include "../solutions/layout/setRowReadCol.cu"',
-                    b'  #  include <../solutions/layout/setRowReadCol.cu>',
-                    b'#include "/work/solutions/layout/setRowReadCol.cu"',
-                    b'%:include "../x.cu"',
-                    b'#/* hidden */include "a/../../x.cu"',
-                    b'#inc\\\nlude "../x.cu"',
-                    b'#include_next "../x.cu"',
-                    b'#import "../x.cu"',
-                    b'#define ANSWER "../solutions/layout/setRowReadCol.cu"\n#include ANSWER']
-        for source in attempts:
-            with self.subTest(source=source):
-                self.assertEqual(len(gsub.unsafe_includes(source)), 1)
-
-
 class StageTest(SubmissionTest):
     def test_stage_writes_every_exercise_and_only_changes(self):
         self.write("sub/starter/layout/setRowReadCol.cu")

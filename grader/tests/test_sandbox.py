@@ -199,6 +199,10 @@ class IncludeVerdictTest(unittest.TestCase):
             '#include "/proc/self/fd/2"\n': "/proc/self/fd/2",
             '#include "sibling.cu"\n': "sibling.cu",
             '#define F "/etc/passwd"\n#include F\n': "/etc/passwd",
+            '%:include "/etc/passwd"\n': "/etc/passwd",
+            '#include_next "/etc/passwd"\n': "/etc/passwd",
+            '#import "/etc/passwd"\n': "/etc/passwd",
+            '#include <../../etc/passwd>\n': "etc/passwd",
         }
         for text, names in attempts.items():
             with self.subTest(text=text):
