@@ -63,6 +63,10 @@ PASSED_ENV = ("LD_LIBRARY_PATH", "TERM")
 # A line the compile launcher (cmake/compile_with_limits.py) starts with when
 # it refuses an exercise file for what it included.
 REFUSED_PREFIX = "REFUSED: "
+# The largest file a test run may write, in MB (RLIMIT_FSIZE on CTest and
+# every test): far above any report or log a test writes, so that a test
+# cannot fill the disk through the run's folder.
+TEST_FILE_MB = 1024
 GRACE_SECONDS = 5
 COMPILE_TIMEOUT = 600   # seconds to compile one exercise file on its own
 
@@ -91,10 +95,10 @@ class Commands:
         self._running = set()
         self.stopping = False
 
-    def run(self, cmd, timeout, cwd=wbex.ROOT, separate_errors=False, env=None):
+    def run(self, cmd, timeout, cwd=wbex.ROOT, separate_errors=False, env=None, preexec=None):
         if self.stopping:
             raise Interrupted()
-        proc = subprocess.Popen([str(c) for c in cmd], cwd=cwd,
+        proc = subprocess.Popen([str(c) for c in cmd], cwd=cwd, preexec_fn=preexec,
                                 env=dict(wbbuild.env_with_cuda(), **(env or {})),
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE if separate_errors else subprocess.STDOUT,
@@ -542,7 +546,8 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
             if confined:
                 cmd = confined_test_command(slot, cmd, run_folder, gpu_present, env)
             started = time.monotonic()
-            result = commands.run(cmd, left, env=env)
+            result = commands.run(cmd, left, env=env,
+                                  preexec=sandbox.limits(file_mb=TEST_FILE_MB))
             spent += time.monotonic() - started
         outputs.append(result.output)
         run.results.update(_read_junit(junit))

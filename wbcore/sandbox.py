@@ -206,8 +206,10 @@ def limits(cpu_seconds=0, memory_mb=0, file_mb=0, processes=0):
     cpu_seconds: RLIMIT_CPU per process (SIGXCPU at the limit, SIGKILL
     CPU_HARD_GRACE s later); memory_mb: RLIMIT_AS, address space per
     process; file_mb: RLIMIT_FSIZE, the largest file a process may write;
-    processes: RLIMIT_NPROC, counted per user (the kernel does not apply it
-    to root outside a user namespace)."""
+    processes: RLIMIT_NPROC, counted per user; the kernel does not apply it
+    to root, in the sandbox's user namespace either (80 processes started
+    under a limit of 50 as root), so it binds only a grader run as another
+    user."""
     plan = []
     if file_mb:
         value = _capped(file_mb * 1024 * 1024, resource.RLIMIT_FSIZE)
