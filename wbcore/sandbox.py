@@ -114,6 +114,16 @@ def available():
     return False, f"{said}; to confine student code, {HOW_TO_ENABLE}"
 
 
+@functools.lru_cache(maxsize=None)
+def _knows_size(bwrap):
+    try:
+        said = subprocess.run([bwrap, "--help"], stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return "--size" in said.stdout + said.stderr
+
+
 def _gpu_devices():
     try:
         names = sorted(os.listdir("/dev"))
@@ -137,8 +147,11 @@ def _sandbox_args(bwrap, read_only, writable, gpu, cwd, env, tmp):
         for device in _gpu_devices():
             args += ["--dev-bind", device, device]
     if tmp:
-        # In memory: sized, so that filling it cannot fill the machine's.
-        args += ["--size", str(TMP_MB * 1024 * 1024), "--tmpfs", "/tmp"]
+        # In memory: sized, so that filling it cannot fill the machine's
+        # (bubblewrap 0.7 and newer; Ubuntu 22.04's 0.6 has no --size).
+        if _knows_size(bwrap):
+            args += ["--size", str(TMP_MB * 1024 * 1024)]
+        args += ["--tmpfs", "/tmp"]
     if cwd is not None:
         # The folder to start in exists even where nothing of it is bound
         # (a compile run from a build folder it may not see): an empty one,
