@@ -158,7 +158,8 @@ class PerfLayout : public GpuTest {
 
 // 5.2.1.1: a 32-way conflict on every store and load costs far more than
 // conflict-free row access: the student's column kernel against the
-// reference setRowReadRow (the worked example).
+// reference setRowReadRow (the worked example). H100 (four runs): square
+// 5.14-5.15x, rectangle 3.40-3.42x.
 TEST_F(PerfLayout, SquareRowRowBeatsColCol) {
   expectSlower(student("square_setColReadCol"), reference("square_setRowReadRow"), 1.5);
 }
@@ -167,7 +168,8 @@ TEST_F(PerfLayout, RectRowRowBeatsColCol) {
 }
 
 // 5.2.1.4: padding removes the column-read conflict: the student's padded
-// kernel against the reference unpadded one.
+// kernel against the reference unpadded one. H100: square 2.89-2.91x,
+// rectangle 2.16-2.17x.
 TEST_F(PerfLayout, SquarePaddingSpeedsUpColumnRead) {
   expectSlower(reference("square_setRowReadCol"), student("square_setRowReadColPad"), 1.2);
 }
@@ -177,7 +179,7 @@ TEST_F(PerfLayout, RectPaddingSpeedsUpColumnRead) {
 
 // 5.2.1.3: dynamic allocation is the same memory; at most a small overhead
 // for the run-time index arithmetic: the student's dynamic kernels against
-// the reference static ones.
+// the reference static ones. H100: 0.958-1.008x over the four.
 TEST_F(PerfLayout, SquareDynamicCostsNoMoreThanStatic) {
   expectNoDearer(student("square_setRowReadColDyn"), reference("square_setRowReadCol"), 1.10);
 }
@@ -195,13 +197,15 @@ TEST_F(PerfLayout, RectDynamicPaddedCostsNoMoreThanStatic) {
 // A student's kernel that the book uses as a yardstick (the unpadded and
 // the padded static tile, which padding and dynamic allocation are measured
 // against), against the reference build of the same kernel: at most
-// kMaxRatio times its time. An honest kernel measures about 1.00x;
-// kMaxRatio leaves room for noise and fails a kernel that idles on the
-// timed size. The parameter, `<exercise>_<shape>`, gives the test its
-// `exercise=` label.
+// kMaxRatio times its time. The reference solutions measured
+// 0.992-1.002x on an H100 (four runs of the suite; docs/results/
+// timing-against-reference-nvidia-h100.md); kMaxRatio, the 10% of the
+// dynamic-tile claims, is far above that, and a kernel that idles on the
+// timed size fails. The parameter, `<exercise>_<shape>`, gives the test
+// its `exercise=` label.
 class PerfLayoutYardstick : public PerfLayout, public ::testing::WithParamInterface<std::string> {
  protected:
-  static constexpr double kMaxRatio = 1.15;
+  static constexpr double kMaxRatio = 1.10;
 };
 
 TEST_P(PerfLayoutYardstick, KeepsReferenceSpeed) {

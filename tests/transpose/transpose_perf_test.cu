@@ -242,7 +242,8 @@ class PerfTranspose : public GpuTest {
 };
 
 // 5.4.2: the shared tile turns the strided global writes into coalesced
-// ones. H200, 4096^2: 2.69-2.76x. The student's transposeSmem against the
+// ones. H200, 4096^2: 2.69-2.76x; H100, 8192^2, against the reference
+// naiveGmem: 3.15-3.15-3.16x. The student's transposeSmem against the
 // reference naiveGmem (a worked example).
 TEST_F(PerfTranspose, SharedTileBeatsNaive) {
   SCOPED_TRACE(seedNote(seed_));
@@ -250,10 +251,11 @@ TEST_F(PerfTranspose, SharedTileBeatsNaive) {
 }
 
 // 5.4.3: padding removes the 16-way conflict of the tile's column read.
-// The smallest margin of the section (H200: 1.17-1.27x). The student's
+// The smallest margin of the section (H200: 1.17-1.27x; H100, against
+// the reference transposeSmem: 1.25x in all four runs). The student's
 // transposeSmemPad against the reference transposeSmem: an unpadded
 // transposeSmemPad measures 1.00x, whatever the student's transposeSmem
-// does.
+// does (1.42x against an idling one of the student's, before).
 TEST_F(PerfTranspose, PaddingBeatsUnpaddedTile) {
   SCOPED_TRACE(seedNote(seed_));
   expectFasterThanReference("transposeSmemPad", "transposeSmem", 1.05);
@@ -261,7 +263,8 @@ TEST_F(PerfTranspose, PaddingBeatsUnpaddedTile) {
 
 // 5.4.1 / 5.4.4: the best transpose of the chapter comes close to a plain
 // copy of the same bytes (H200: 85-92% for the padded tile). The copy and
-// every transpose are timed with their runs interleaved.
+// every transpose are timed with their runs interleaved. H100, 8192^2:
+// transposeSmemUnrollPad at 1.18x the reference copyGmem's bandwidth.
 TEST_F(PerfTranspose, BestTransposeReachesCopyBandwidth) {
   SCOPED_TRACE(seedNote(seed_));
   constexpr double kMinShare = 0.80;
@@ -298,15 +301,18 @@ TEST_F(PerfTranspose, BestTransposeReachesCopyBandwidth) {
 
 // A student's kernel that the book uses as a yardstick (transposeSmem, the
 // unpadded tile that padding must beat), against the reference build of
-// the same exercise: at most kMaxRatio times its time. An honest kernel
-// measures about 1.00x; kMaxRatio leaves room for a slightly different but
-// reasonable kernel and for noise, and fails a kernel that idles on the
-// timed size. The test's parameter names the exercise, whose `exercise=`
-// label it gets.
+// the same exercise: at most kMaxRatio times its time. The reference
+// solution measured 0.999-1.000-1.000x on an H100 (four runs of the suite,
+// min-median-max; docs/results/timing-against-reference-nvidia-h100.md);
+// kMaxRatio, the 10% the book's "costs nothing" claims allow, is ten times
+// that spread, and a transposeSmem that idles 1200 cycles per block on the
+// timed size (grader/tests/forgeries/transposeSmem__idles_on_timed_size.cu)
+// measured 1.42x. The test's parameter names the exercise, whose
+// `exercise=` label it gets.
 class PerfTransposeYardstick : public PerfTranspose,
                                public ::testing::WithParamInterface<std::string> {
  protected:
-  static constexpr double kMaxRatio = 1.15;
+  static constexpr double kMaxRatio = 1.10;
 };
 
 TEST_P(PerfTransposeYardstick, KeepsReferenceSpeed) {
