@@ -4,8 +4,9 @@
 // (through pointer arithmetic, or machine code made at run time). Whatever
 // it tries, nothing happens outside the child: no file written, created,
 // renamed or removed, no process started or left behind, no program run, no
-// signal to the test process, no socket, no new session, no typing into a
-// terminal. Reading and threads of its own still work. No GPU needed.
+// signal to the test process, no socket, no leaving the process group, no
+// typing into a terminal. Reading files and signalling itself still work. No
+// GPU needed.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -179,7 +180,7 @@ TEST(HostConfinedChild, SignalsOnlyItself) {
       << aborted.describe();
 }
 
-TEST(HostConfinedChild, LeavesNeitherSessionNorGroupNorTerminal) {
+TEST(HostConfinedChild, LeavesNeitherItsGroupNorTerminal) {
   expectDenied(callIsolated([] { return outcome(::setsid()); }), "setsid");
   expectDenied(callIsolated([] { return outcome(::setpgid(0, 0)); }), "setpgid");
   expectDenied(callIsolated([] { return outcome(::socket(AF_UNIX, SOCK_STREAM, 0)); }),

@@ -11,7 +11,8 @@
  * filter holds whatever the function does: no exec, no new processes (threads
  * of the same process are allowed), no file opened for writing or created, no
  * renaming, removing, linking or changing files, no sockets, no tracing, no
- * signals to another process, no new session or process group, no mounts.
+ * signals to another process, no leaving its process group (setsid, setpgid),
+ * no mounts.
  * What the CUDA runtime and the harness still need after initialisation is
  * allowed (confine.cpp says why, call by call); anything else fails with
  * EPERM, so an unexpected call of the runtime fails visibly instead of
