@@ -30,6 +30,11 @@ options:
   --book DIR        book: the book's examples folder
   --class-size N    democlass: made-up students (30)
   --time-limit S    democlass: stop grading after S seconds (resume later)
+  --debs DIR        a machine that cannot install packages: unpack the .deb
+                    files in DIR (bubblewrap, libseccomp-dev) into the build
+                    folder and use them (bwrap for the grader's sandbox,
+                    seccomp.h for the harness, which links the system's
+                    libseccomp.so.2)
   -h, --help        print this text and exit
 
 stages:
@@ -73,6 +78,7 @@ BOOK=""
 ARCH=""
 CLASS_SIZE=30
 TIME_LIMIT=""
+DEBS=""
 STAGES="build solutions starter profile sanitize mutant perf bench sweep grading"
 while [ $# -gt 0 ]; do
   case $1 in
@@ -86,6 +92,7 @@ while [ $# -gt 0 ]; do
     --arch) ARCH=${2:?--arch needs a list}; shift 2 ;;
     --class-size) CLASS_SIZE=${2:?--class-size needs a number}; shift 2 ;;
     --time-limit) TIME_LIMIT=${2:?--time-limit needs seconds}; shift 2 ;;
+    --debs) DEBS=${2:?--debs needs a folder}; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "gpu-suite: unknown argument '$1'" >&2; usage; exit 2 ;;
   esac
@@ -96,10 +103,28 @@ BUILD=${WB_GPU_BUILD_DIR:-$ROOT/build-gpu}
 SUMMARY="$LOG/summary.txt"
 note() { echo "$*" >>"$LOG/stages.txt"; echo "$*"; }
 wants() { case " $STAGES " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
-# The grader's build targets what the build stage built for.
+# Packages unpacked from --debs: bwrap on PATH (the grader's sandbox finds it
+# there) and libseccomp's header for every build, the grader's slots too.
+deb_options=()
+if [ -n "$DEBS" ]; then
+  unpacked=$BUILD/debs
+  mkdir -p "$unpacked"
+  for deb in "$DEBS"/*.deb; do
+    [ -f "$deb" ] && dpkg -x "$deb" "$unpacked"
+  done
+  [ -x "$unpacked/usr/bin/bwrap" ] && export PATH="$unpacked/usr/bin:$PATH"
+  if [ -f "$unpacked/usr/include/seccomp.h" ]; then
+    library=$(ls /usr/lib/x86_64-linux-gnu/libseccomp.so.2 "$unpacked"/usr/lib/x86_64-linux-gnu/libseccomp.so.2 2>/dev/null | head -1)
+    deb_options=("-DSECCOMP_INCLUDE_DIR=$unpacked/usr/include" "-DSECCOMP_LIBRARY=$library")
+  fi
+fi
+# The grader's build targets what the build stage built for, with the same
+# unpacked packages.
 grading_arch() {
   echo "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=$(cat "$BUILD/cuda-architectures.txt" 2>/dev/null || echo native)"
+  for option in "${deb_options[@]}"; do echo "--cmake-arg=$option"; done
 }
+grading_options=()
 ctest_stage() {  # name, then ctest arguments
   local name=$1; shift
   local t=$(date +%s)
@@ -118,7 +143,7 @@ if wants build; then
   # The gpu preset (CMakePresets.json); -B keeps WB_GPU_BUILD_DIR working.
   arch_option=()
   [ -n "$ARCH" ] && arch_option=("-DCMAKE_CUDA_ARCHITECTURES=$ARCH")
-  if ! (cd "$ROOT" && cmake --preset gpu -B "$BUILD" "${arch_option[@]}") >"$LOG/configure.log" 2>&1; then
+  if ! (cd "$ROOT" && cmake --preset gpu -B "$BUILD" "${arch_option[@]}" "${deb_options[@]}") >"$LOG/configure.log" 2>&1; then
     note "configure FAILED"; tail -30 "$LOG/configure.log"; exit 1
   fi
   sed -n 's/^CMAKE_CUDA_ARCHITECTURES:[A-Z]*=//p' "$BUILD/CMakeCache.txt" \
@@ -128,6 +153,8 @@ if wants build; then
   fi
   note "build: configure + build in $(( $(date +%s) - t0 )) s"
 fi
+
+mapfile -t grading_options < <(grading_arch)
 
 wants solutions && ctest_stage solutions -j 8 -L 'solutions|host|meta|harness' \
   -LE 'starter|mutant|grading|perf|profile|sanitize'
@@ -186,7 +213,7 @@ if wants forgeries; then
   [ -n "$FORGERIES" ] && only=(--only "$FORGERIES")
   python3 "$ROOT/grader/tests/grade_forgeries.py" --gpu --work "$BUILD/forgeries-work" \
     --keep "$LOG/forgeries" "${only[@]}" \
-    "$(grading_arch)" >"$LOG/forgeries.log" 2>&1
+    "${grading_options[@]}" >"$LOG/forgeries.log" 2>&1
   note "forgeries: exit $? in $(( $(date +%s) - t )) s"
 fi
 if wants book; then
@@ -231,7 +258,7 @@ if wants democlass; then
     limit=()
     [ -n "$TIME_LIMIT" ] && limit=(timeout --signal=INT --kill-after=30 "$TIME_LIMIT")
     "${limit[@]}" "$ROOT/workbook" grade --batch "$class" --out "$results" --jobs 3 --test-jobs 8 \
-      "$(grading_arch)" --work "$BUILD/demo-class-work" >>"$LOG/democlass.log" 2>&1
+      "${grading_options[@]}" --work "$BUILD/demo-class-work" >>"$LOG/democlass.log" 2>&1
     status=$?
     rm -rf "$LOG/democlass" && cp -r "$results" "$LOG/democlass"
     note "democlass: exit $status in $(( $(date +%s) - t )) s;" \
