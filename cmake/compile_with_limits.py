@@ -417,14 +417,30 @@ def refusal(args, command, cwd, opened, errors):
             f"system compiler's headers")
 
 
-def confined(args, command, cwd):
+# Run inside the sandbox around the compiler, by this Python: the sandbox's
+# own processes are not reaped by this one, so the CPU time and peak memory
+# of the compile (which the limit verdicts need) are measured in there, and
+# written to the file descriptor argv[1] as "CPU-SECONDS MAXRSS-KB". A
+# compiler killed by signal N exits 128 + N.
+USAGE_SHIM = (
+    "import os, resource, subprocess, sys\n"
+    "status = subprocess.call(sys.argv[2:])\n"
+    "used = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+    "os.write(int(sys.argv[1]), b'%f %d' % (used.ru_utime + used.ru_stime, used.ru_maxrss))\n"
+    "sys.exit(status if status >= 0 else 128 - status)\n")
+
+
+def confined(args, command, cwd, usage_fd):
     """The command run in the sandbox (wbcore/sandbox.py): it sees the
     system's and the toolkit's folders, the allowed folders and the exercise
-    file, read-only, and can write only in the folders of its outputs."""
+    file, read-only, and can write only in the folders of its outputs. This
+    Python's installation is there too, read-only, for USAGE_SHIM."""
     outputs = [p for p in (_option_value(command, "-o", "--output-file"),
                            _option_value(command, "-MF")) if p]
     writable = sorted({os.path.dirname(os.path.join(cwd, p)) for p in outputs})
-    return sandbox.command(command, read_only=[*args.allow, args.source], writable=writable,
+    python = sorted({sys.prefix, sys.base_prefix})
+    return sandbox.command([sys.executable, "-c", USAGE_SHIM, str(usage_fd), *command],
+                           read_only=[*args.allow, args.source, *python], writable=writable,
                            cwd=cwd, env={k: os.environ[k] for k in PASSED_ENV
                                          if k in os.environ})
 
@@ -440,9 +456,10 @@ def run(args):
     command = list(args.command)
     if args.check_includes:
         command = command + _header_flag(command)
+    usage_read, usage_write = os.pipe() if args.sandbox else (None, None)
     if args.sandbox:
         try:
-            command = confined(args, command, cwd)
+            command = confined(args, command, cwd, usage_write)
         except sandbox.Unavailable as err:
             print(f"compile_with_limits.py: --sandbox: {err}", file=sys.stderr)
             return 125
@@ -456,7 +473,8 @@ def run(args):
                                 stderr=err_file,
                                 preexec_fn=limits_setter(args.memory_mb, args.cpu_seconds,
                                                          args.file_mb),
-                                start_new_session=True)
+                                start_new_session=True,
+                                pass_fds=(usage_write,) if args.sandbox else ())
     except OSError as err:
         print(f"compile_with_limits.py: cannot run {command[0]}: {err}", file=sys.stderr)
         return 127
@@ -551,6 +569,19 @@ def run(args):
 
     cpu = (rusage.ru_utime + rusage.ru_stime) if rusage else 0.0
     maxrss_mb = (rusage.ru_maxrss / 1024.0) if rusage else 0.0   # ru_maxrss is in KB
+    if args.sandbox:
+        # What the shim measured in the sandbox (nothing when it was killed).
+        os.close(usage_write)
+        with os.fdopen(usage_read, "rb") as measured:
+            said = measured.read(200).split()
+        if len(said) == 2:
+            try:
+                cpu = max(cpu, float(said[0]))
+                maxrss_mb = max(maxrss_mb, int(said[1]) / 1024.0)
+            except ValueError:
+                pass
+        if signum is None and 128 < status < 128 + 65:
+            signum = status - 128   # the compiler's signal, passed on as a status
     which = diagnose(args, status, signum, timed_out, cpu, maxrss_mb,
                      _tail_text(err_path) + out_text[-TAIL_BYTES:])
     if which:

@@ -151,13 +151,14 @@ class IncludeVerdictTest(unittest.TestCase):
         # submission) and a secret of the grader's.
         (self.tmp / "sibling.cu").write_text("int sibling_secret_line_42;\n")
 
-    def compile(self, text, wall=30):
+    def compile(self, text, wall=30, cpu=20):
         source = self.tmp / "ex.cu"
         source.write_bytes(text.encode())
         started = time.monotonic()
         done = subprocess.run(
             [sys.executable, str(LAUNCHER), "--sandbox", "--source", str(source), "--allow",
-             str(ROOT / "chapters"), "--name", "reduction/ex", "--wall-seconds", str(wall), "--",
+             str(ROOT / "chapters"), "--name", "reduction/ex", "--wall-seconds", str(wall),
+             "--cpu-seconds", str(cpu), "--",
              "g++", "-x", "c++", "-c", f"-I{ROOT / 'chapters'}", "-MD", "-MT", "out/ex.o", "-MF",
              "out/ex.o.d", "-o", "out/ex.o", str(source)],
             cwd=self.tmp, stdin=subprocess.DEVNULL, capture_output=True, text=True,
@@ -219,6 +220,17 @@ class IncludeVerdictTest(unittest.TestCase):
         done, _ = self.compile('#inc/**/lude "/etc/passwd"\n')
         self.assertNotEqual(done.returncode, 0)
         self.assertNotIn("root:", done.stdout + done.stderr)
+
+    def test_a_limit_hit_in_the_sandbox_is_named(self):
+        # The sandbox's processes are measured inside it: a macro bomb is
+        # named as the CPU limit, not a compiler crash.
+        bomb = "#define T0 x = x + 1;\n" + "".join(
+            f"#define T{i} T{i - 1} T{i - 1}\n" for i in range(1, 41))
+        done, seconds = self.compile(bomb + "void f(int x) { T40 }\n", cpu=2)
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn("LIMIT: compiling reduction/ex used more than 2 s of CPU time",
+                      done.stderr)
+        self.assertLess(seconds, 20)
 
     def test_an_endless_file_is_stopped_by_a_limit(self):
         done, seconds = self.compile('#include "/dev/zero"\n')
