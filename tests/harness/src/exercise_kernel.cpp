@@ -30,7 +30,6 @@ struct ModuleRegistry {
   std::map<std::string, LoadedModule> modules;  ///< by "section/exercise"
   std::string defaultFolders;
   std::string onlyModule;  ///< when set, the one module this process may load
-  std::map<std::string, std::string> pinned;  ///< module folders by key (pinModuleFolders)
 };
 
 /// The folders of the innermost ModuleFolderScope on this thread, or null.
@@ -108,12 +107,9 @@ LoadedModule& load(ModuleRegistry& r, const std::string& key) {
                              ", not that of " + key);
   }
   LoadedModule m;
-  const auto pin = r.pinned.find(key);
   m.path = scoped ? findModuleIn(key, scopeFolders,
                                  std::string(scopeFolders) + " (the reference modules)")
-         : pin != r.pinned.end()
-             ? findModuleIn(key, pin->second, pin->second + " (the folders it is pinned to)")
-             : findModule(key, r.defaultFolders);
+                  : findModule(key, r.defaultFolders);
   const cudaError_t err =
       cudaLibraryLoadFromFile(&m.library, m.path.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0);
   if (err != cudaSuccess) {
@@ -200,16 +196,5 @@ ModuleFolderScope::ModuleFolderScope(const char* folders) : previous_(scopeFolde
 }
 
 ModuleFolderScope::~ModuleFolderScope() { scopeFolders = previous_; }
-
-void pinModuleFolders(const std::string& key, const std::string& folders) {
-  ModuleRegistry& r = registry();
-  const std::lock_guard<std::mutex> lock(r.mutex);
-  const auto pin = r.pinned.find(key);
-  if (pin != r.pinned.end() && pin->second == folders) return;  // pinned there already
-  if (r.modules.count(key) != 0) {
-    throw std::logic_error("pinModuleFolders: the module " + key + " is already loaded");
-  }
-  r.pinned[key] = folders;
-}
 
 }  // namespace wb

@@ -21,14 +21,6 @@ void setDefaultModuleFolders(const std::string& folders);
 /// sanitizer run of an exercise depends on that exercise's file alone.
 void loadOnlyModule(const std::string& key);
 
-/// From now on the module @p key ("section/exercise") is searched for only
-/// in @p folders (':'-separated), whatever WB_MODULES says. A test that
-/// times an exercise against a reference kernel of another exercise (the
-/// shuffle section's reductions against reduceSmem) pins that kernel to a
-/// reference build, so the student's own copy of it plays no part. Call it
-/// before the module is first loaded.
-void pinModuleFolders(const std::string& key, const std::string& folders);
-
 /**
  * @brief While it lives, exerciseKernel and exerciseGlobal on this thread
  *        load every module from @p folders (':'-separated), whatever
