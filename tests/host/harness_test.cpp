@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -218,6 +219,39 @@ TEST(HostClockSettle, TheBatchStopsGrowingAtItsCap) {
   EXPECT_EQ(rule.batch(), Rule::kMaxBatch);
   EXPECT_FALSE(rule.add(0.001));
   EXPECT_TRUE(rule.add(0.001)) << "at the cap, short samples count";
+}
+
+// The inputs of the timed runs (wb::InputSchedule): no run gets the input
+// of the run before it (the warm-ups' input 0 comes before run 0), every
+// input is used, both kernels of a comparison get the same order, and
+// another seed gives another order.
+TEST(HostInputSchedule, NoRunRepeatsThePreviousInputAndAllAreUsed) {
+  const InputSchedule schedule(31, 12345);
+  EXPECT_EQ(schedule.inputOf(-1), 0);
+  std::vector<int> used(schedule.inputs(), 0);
+  int previous = schedule.inputOf(-1);
+  for (int run = 0; run < 31; ++run) {
+    const int input = schedule.inputOf(run);
+    ASSERT_GE(input, 0);
+    ASSERT_LT(input, schedule.inputs());
+    EXPECT_NE(input, previous) << "run " << run;
+    ++used[static_cast<std::size_t>(input)];
+    previous = input;
+  }
+  for (int i = 0; i < schedule.inputs(); ++i) EXPECT_GT(used[i], 0) << "input " << i;
+  EXPECT_THROW((void)schedule.inputOf(31), std::out_of_range);
+}
+
+TEST(HostInputSchedule, TheSeedFixesTheOrderAndTheChangedElements) {
+  const InputSchedule a(31, 7), b(31, 7), c(31, 8);
+  bool differs = false;
+  for (int run = 0; run < 31; ++run) {
+    EXPECT_EQ(a.inputOf(run), b.inputOf(run));
+    EXPECT_EQ(a.changedElement(run, 1u << 24), b.changedElement(run, 1u << 24));
+    EXPECT_LT(a.changedElement(run, 1000), 1000u);
+    differs = differs || a.inputOf(run) != c.inputOf(run);
+  }
+  EXPECT_TRUE(differs) << "seeds 7 and 8 gave the same order";
 }
 
 }  // namespace
