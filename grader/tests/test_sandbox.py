@@ -267,6 +267,15 @@ class GradeNeedsTheSandboxTest(unittest.TestCase):
         self.assertIn("bubblewrap", done.stderr)
         self.assertIn("--unconfined", done.stderr)
 
+    def test_unconfined_takes_the_compiles_out_of_the_sandbox_only(self):
+        from grader import run as grun
+        options = grun.Options(points=None, work_dir=pathlib.Path("w"), gpu_present=False,
+                               gpu_note="", cmake_args=("-DX=1",))
+        self.assertEqual(options.build_args, ("-DX=1",))
+        options.confined = False
+        # The include check (WB_CHECK_INCLUDES, on in the grader preset) stays.
+        self.assertEqual(options.build_args, ("-DX=1", "-DWB_SANDBOX_COMPILES=OFF"))
+
     def test_slurm_tasks_get_unconfined_passed_on(self):
         from grader import grade
         args = grade.parse_args(["sub", "--unconfined", "--no-gpu"])
