@@ -267,7 +267,7 @@ class PerfConstant : public GpuTest {
 // cheap on today's GPUs (one sector, from L1), so the book's gain may be
 // small, and this test claims only that constant memory is not slower by
 // more than 10%. H100: 0.928x (constant memory 7% faster); against the
-// reference stencilGmemCoef, four runs: 0.924-0.927-0.930x. The student's
+// reference stencilGmemCoef, eight runs: 0.923-0.926-0.930x. The student's
 // stencilConstant against the reference stencilGmemCoef (the worked
 // example).
 TEST_F(PerfConstant, ConstantCoefficientsCostNoMoreThanGlobal) {
@@ -279,8 +279,8 @@ TEST_F(PerfConstant, ConstantCoefficientsCostNoMoreThanGlobal) {
 // 5.5: lanes reading 32 different constant words are served in about 32
 // passes, where a broadcast takes one. 64 reads per thread make the reads
 // the kernel's main cost, so the scattered kernel must take at least four
-// times as long. H100: 28.5x; four runs against the reference
-// constantBroadcast: 28.52-28.55-28.57x. The student's constantScattered
+// times as long. H100: 28.5x; eight runs against the reference
+// constantBroadcast: 28.50-28.55-28.57x. The student's constantScattered
 // against the reference constantBroadcast...
 TEST_F(PerfConstant, ScatteredConstantReadsSerialise) {
   SCOPED_TRACE(seedNote(seed_));
@@ -289,7 +289,7 @@ TEST_F(PerfConstant, ScatteredConstantReadsSerialise) {
 
 // ...and the student's constantBroadcast against the reference
 // constantScattered: a broadcast that is slow for want of a broadcast
-// fails here. H100, four runs: 28.56-28.57-28.60x.
+// fails here. H100, eight runs: 28.54-28.56-28.60x.
 TEST_F(PerfConstant, BroadcastBeatsScatteredReads) {
   SCOPED_TRACE(seedNote(seed_));
   expectScatteredSlower(/*referenceBroadcast=*/false, 4.0);

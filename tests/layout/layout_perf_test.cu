@@ -158,8 +158,8 @@ class PerfLayout : public GpuTest {
 
 // 5.2.1.1: a 32-way conflict on every store and load costs far more than
 // conflict-free row access: the student's column kernel against the
-// reference setRowReadRow (the worked example). H100 (four runs): square
-// 5.14-5.15x, rectangle 3.40-3.42x.
+// reference setRowReadRow (the worked example). H100 (eight runs): square
+// 5.14-5.15x, rectangle 3.39-3.42x.
 TEST_F(PerfLayout, SquareRowRowBeatsColCol) {
   expectSlower(student("square_setColReadCol"), reference("square_setRowReadRow"), 1.5);
 }
@@ -179,7 +179,7 @@ TEST_F(PerfLayout, RectPaddingSpeedsUpColumnRead) {
 
 // 5.2.1.3: dynamic allocation is the same memory; at most a small overhead
 // for the run-time index arithmetic: the student's dynamic kernels against
-// the reference static ones. H100: 0.958-1.008x over the four.
+// the reference static ones. H100: 0.958-1.014x over the four.
 TEST_F(PerfLayout, SquareDynamicCostsNoMoreThanStatic) {
   expectNoDearer(student("square_setRowReadColDyn"), reference("square_setRowReadCol"), 1.10);
 }
@@ -198,7 +198,7 @@ TEST_F(PerfLayout, RectDynamicPaddedCostsNoMoreThanStatic) {
 // the padded static tile, which padding and dynamic allocation are measured
 // against), against the reference build of the same kernel: at most
 // kMaxRatio times its time. The reference solutions measured
-// 0.992-1.002x on an H100 (four runs of the suite; docs/results/
+// 0.992-1.010x on an H100 (eight runs of the suite; docs/results/
 // timing-against-reference-nvidia-h100.md); kMaxRatio, the 10% of the
 // dynamic-tile claims, is far above that, and a kernel that idles on the
 // timed size fails. The parameter, `<exercise>_<shape>`, gives the test

@@ -94,7 +94,7 @@ TEST_F(PerfShuffle, UnrolledShuffleCostsNoMoreThanSharedMemory) {
 // 5.3.2's unrolling pays off with shuffles too: four elements per thread, a
 // quarter of the blocks. H100: 3.31x, as for reduceSmem against
 // reduceSmemUnroll (3.30x); the limit is that pair's, 1.8x. Against the
-// reference reduceShfl, four runs: 3.30-3.32-3.32x. The student's
+// reference reduceShfl, eight runs: 3.30-3.31-3.32x. The student's
 // reduceShflUnroll against the reference reduceShfl: the student's
 // reduceShfl is held to the reference's speed below instead.
 TEST_F(PerfShuffle, UnrollingBeatsShuffleAlone) {
@@ -106,8 +106,8 @@ TEST_F(PerfShuffle, UnrollingBeatsShuffleAlone) {
 // The student's reduceShfl, the yardstick of the unrolling claim, against
 // the reference reduceShfl: at most kMaxRatio times its time (as the
 // reduction section's yardsticks, tests/reduction/reduction_perf_test.cu).
-// The reference solution measured 0.999-1.000-1.000x on an H100 (four
-// runs of the suite; docs/results/timing-against-reference-nvidia-h100.md).
+// The reference solution measured 0.998-1.000x on an H100 (eight runs
+// of the suite; docs/results/timing-against-reference-nvidia-h100.md).
 class PerfShuffleYardstick : public PerfShuffle,
                              public ::testing::WithParamInterface<std::string> {
  protected:

@@ -252,7 +252,7 @@ TEST_F(PerfTranspose, SharedTileBeatsNaive) {
 
 // 5.4.3: padding removes the 16-way conflict of the tile's column read.
 // The smallest margin of the section (H200: 1.17-1.27x; H100, against
-// the reference transposeSmem: 1.25x in all four runs). The student's
+// the reference transposeSmem: 1.25x in all eight runs). The student's
 // transposeSmemPad against the reference transposeSmem: an unpadded
 // transposeSmemPad measures 1.00x, whatever the student's transposeSmem
 // does (1.42x against an idling one of the student's, before).
@@ -302,7 +302,7 @@ TEST_F(PerfTranspose, BestTransposeReachesCopyBandwidth) {
 // A student's kernel that the book uses as a yardstick (transposeSmem, the
 // unpadded tile that padding must beat), against the reference build of
 // the same exercise: at most kMaxRatio times its time. The reference
-// solution measured 0.999-1.000-1.000x on an H100 (four runs of the suite,
+// solution measured 0.997-1.000-1.001x on an H100 (eight runs of the suite,
 // min-median-max; docs/results/timing-against-reference-nvidia-h100.md);
 // kMaxRatio, the 10% the book's "costs nothing" claims allow, is ten times
 // that spread, and a transposeSmem that idles 1200 cycles per block on the
