@@ -399,17 +399,32 @@ def write_outputs(grade, out_dir, split):
     atomic_write(out_dir / RESULTS, json.dumps(results_document(grade, split), indent=2) + "\n")
 
 
+# A spreadsheet reads a cell that starts with one of these as a formula;
+# a submission's name (and the reason, which quotes it) is the student's
+# text, so such a cell is written as text: a leading apostrophe.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_text(value):
+    """value as a cell a spreadsheet shows as text, never runs as a formula."""
+    value = str(value)
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
+
+
 def gradebook_text(rows, sections):
-    """gradebook.csv from (submission name, results.json document) rows."""
+    """gradebook.csv from (submission name, results.json document) rows. The
+    name and the reason are written as text for spreadsheets
+    (spreadsheet_text): a submission named =HYPERLINK(...) is not a formula."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["submission", "total", "max"] + list(sections) + ["status", "reason"])
     for name, doc in rows:
         extra = doc.get("extra_data", {})
         per = extra.get("sections", {})
-        writer.writerow([name, f"{doc['score']:g}", f"{extra.get('max_score', 0):g}"]
+        writer.writerow([spreadsheet_text(name), f"{doc['score']:g}",
+                         f"{extra.get('max_score', 0):g}"]
                         + [f"{per[s]['score']:g}" if s in per else "" for s in sections]
-                        + [extra.get("status", "?"), extra.get("reason", "")])
+                        + [extra.get("status", "?"), spreadsheet_text(extra.get("reason", ""))])
     return buffer.getvalue()
 
 

@@ -163,6 +163,18 @@ class FilesTest(unittest.TestCase):
         self.assertEqual(rows[1][:5], ["alice, the 1st", "9", f"{points().max_score:g}", "4", "5"])
         self.assertEqual(rows[1][5], "compile-errors")
 
+    def test_gradebook_cells_are_never_formulas(self):
+        # A spreadsheet runs a cell that starts with = + - @ as a formula;
+        # a submission's name is the student's text.
+        doc = gr.results_document(sample_grade(), "proportional")
+        doc["extra_data"]["reason"] = "=cmd|' /C calc'!A0"
+        for name in ('=HYPERLINK("http://x","alice 100")', "+1+2", "-1", "@SUM(A1)", "\tx"):
+            rows = list(csv.reader(io.StringIO(gr.gradebook_text([(name, doc)], ["layout"]))))
+            self.assertEqual(rows[1][0], "'" + name)
+            self.assertEqual(rows[1][-1], "'=cmd|' /C calc'!A0")
+        rows = list(csv.reader(io.StringIO(gr.gradebook_text([("alice", doc)], ["layout"]))))
+        self.assertEqual(rows[1][0], "alice")
+
 
 if __name__ == "__main__":
     unittest.main()
