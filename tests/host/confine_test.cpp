@@ -5,8 +5,9 @@
 // it tries, nothing happens outside the child: no file written, created,
 // renamed or removed, no process started or left behind, no program run, no
 // signal to the test process, no socket, no leaving the process group, no
-// typing into a terminal. Reading files and signalling itself still work. No
-// GPU needed.
+// typing into a terminal, and without CUDA no file read either; signalling
+// itself still works. Nor can it answer for the calls it was asked to make:
+// the test process takes only the answers it asked for. No GPU needed.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -22,7 +23,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "wb/isolated.h"
 
@@ -72,20 +75,149 @@ void expectEndedBySigsys(const IsolatedResult& r, const char* what) {
       << what << ": the child " << r.describe() << "; expected the filter to end it (SIGSYS)";
 }
 
-TEST(HostConfinedChild, StillReadsFiles) {
-  const IsolatedResult r = callIsolated([] {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    std::getline(status, line);
-    return line.rfind("Name:", 0) == 0 ? 1.0 : 0.0;
+TEST(HostConfinedChild, OpensNoFileAtAll) {
+  // Without CUDA the child reaches no file by its path, not even to read it:
+  // what it read it could quote in an exception's message.
+  const char* const readable[] = {"/proc/self/status", "/etc/passwd", "/dev/null"};
+  for (const char* path : readable) {
+    const std::string p = path;
+    expectDenied(callIsolated([p] { return outcome(::open(p.c_str(), O_RDONLY)); }),
+                 ("open(" + p + ", O_RDONLY)").c_str());
+    expectDenied(callIsolated([p] { return outcome(::openat(AT_FDCWD, p.c_str(), O_RDONLY)); }),
+                 ("openat(" + p + ", O_RDONLY)").c_str());
+    struct stat st {};
+    expectDenied(callIsolated([p, st]() mutable { return outcome(::stat(p.c_str(), &st)); }),
+                 ("stat(" + p + ")").c_str());
+    expectDenied(callIsolated([p, st]() mutable { return outcome(::lstat(p.c_str(), &st)); }),
+                 ("lstat(" + p + ")").c_str());
+    expectDenied(callIsolated([p] { return outcome(::access(p.c_str(), R_OK)); }),
+                 ("access(" + p + ")").c_str());
+  }
+  // openat2 (a structure the filter cannot read) is refused too, not ENOSYS
+  // as in a CUDA child: glibc would fall back to openat, refused as well.
+  struct {
+    unsigned long long flags, mode, resolve;
+  } how{O_RDONLY, 0, 0};
+  expectDenied(callIsolated([&how] {
+                 return outcome(::syscall(SYS_openat2, AT_FDCWD, "/etc/passwd", &how, sizeof how));
+               }),
+               "openat2(/etc/passwd, O_RDONLY)");
+  expectDenied(callIsolated([] {
+                 char target[256];
+                 return outcome(::readlink("/proc/self/exe", target, sizeof target));
+               }),
+               "readlink(/proc/self/exe)");
+  expectDenied(callIsolated([] {
+                 struct statx sx {};
+                 return outcome(::syscall(SYS_statx, AT_FDCWD, "/etc/passwd", 0, STATX_SIZE, &sx));
+               }),
+               "statx(/etc/passwd)");
+  // A C++ stream sees a file it cannot open.
+  const IsolatedResult stream = callIsolated([] {
+    std::ifstream in("/etc/passwd");
+    return in.is_open() ? 1.0 : 0.0;
   });
-  ASSERT_EQ(r.kind, IsolatedResult::Kind::Returned) << r.describe();
-  EXPECT_EQ(r.value, 1.0) << "reading /proc/self/status failed in the child";
+  ASSERT_EQ(stream.kind, IsolatedResult::Kind::Returned) << stream.describe();
+  EXPECT_EQ(stream.value, 0.0) << "a host-only child opened /etc/passwd";
   // glibc tries clone3 first; the filter answers ENOSYS, so it uses clone.
   const IsolatedResult clone3 =
       callIsolated([] { return outcome(::syscall(SYS_clone3, nullptr, 0)); });
   ASSERT_EQ(clone3.kind, IsolatedResult::Kind::Returned) << clone3.describe();
   EXPECT_EQ(clone3.value, -ENOSYS);
+}
+
+TEST(HostConfinedChild, ACudaChildStillReadsFiles) {
+  // The CUDA runtime reads /proc, /sys and its own files after it is
+  // initialised (with a GPU or, failing, without): read-only opens stay.
+  const IsolatedResult r = callIsolated(
+      [] {
+        std::ifstream status("/proc/self/status");
+        std::string line;
+        std::getline(status, line);
+        return line.rfind("Name:", 0) == 0 ? 1.0 : 0.0;
+      },
+      60, ChildSetup::Cuda);
+  ASSERT_EQ(r.kind, IsolatedResult::Kind::Returned) << r.describe();
+  EXPECT_EQ(r.value, 1.0) << "reading /proc/self/status failed in a CUDA child";
+}
+
+// Writes `size` zero bytes to every descriptor the child may hold past
+// stderr, as code that found write() in the C library would to answer for
+// its check: the pipe to the test process is one of them.
+void writeZerosToEveryDescriptor(std::size_t size) {
+  static const char zeros[1 << 13] = {};
+  for (int fd = 3; fd < 64; ++fd) {
+    for (std::size_t left = size; left > 0;) {
+      const ssize_t n = ::write(fd, zeros, left < sizeof zeros ? left : sizeof zeros);
+      if (n <= 0) break;
+      left -= static_cast<std::size_t>(n);
+    }
+  }
+}
+
+TEST(HostIsolatedAnswers, EachCallIsAnsweredInOrder) {
+  const std::vector<IsolatedResult> got = callIsolatedEach(6, [](std::size_t i) -> double {
+    if (i == 4) throw std::invalid_argument("four");
+    return static_cast<double>(i * i);
+  });
+  ASSERT_EQ(got.size(), 6U);
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (i == 4) {
+      EXPECT_EQ(got[i].kind, IsolatedResult::Kind::InvalidArgument) << got[i].describe();
+      EXPECT_EQ(got[i].detail, "four");
+    } else {
+      ASSERT_EQ(got[i].kind, IsolatedResult::Kind::Returned) << i << ": " << got[i].describe();
+      EXPECT_EQ(got[i].value, static_cast<double>(i * i));
+    }
+  }
+}
+
+TEST(HostIsolatedAnswers, ACallThatEndsTheChildEndsTheBatchThere) {
+  const std::vector<IsolatedResult> got = callIsolatedEach(4, [](std::size_t i) -> double {
+    if (i == 1) ::_exit(3);
+    return 7.0;
+  });
+  ASSERT_EQ(got.size(), 4U);
+  ASSERT_EQ(got[0].kind, IsolatedResult::Kind::Returned) << got[0].describe();
+  EXPECT_EQ(got[0].value, 7.0);
+  for (std::size_t i = 1; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].kind, IsolatedResult::Kind::Ended) << i << ": " << got[i].describe();
+  }
+  EXPECT_NE(got[1].detail.find("exit status 3"), std::string::npos) << got[1].describe();
+}
+
+TEST(HostIsolatedAnswers, AnAnswerWrittenOnThePipeByTheFunctionIsRefused) {
+  // The function writes the child's answer itself (all zero bytes: kind
+  // Returned, value 0, no findings), of about an answer's size, exactly it,
+  // or several, then ends the child: none of it is taken as an answer.
+  for (const std::size_t size : {std::size_t{8 + 8 + 1024}, std::size_t{1048},
+                                 std::size_t{4 * 1048}, std::size_t{1}}) {
+    const std::vector<IsolatedResult> got = callIsolatedEach(2, [size](std::size_t) -> double {
+      writeZerosToEveryDescriptor(size);
+      ::_exit(0);
+    });
+    ASSERT_EQ(got.size(), 2U);
+    for (const IsolatedResult& r : got) {
+      EXPECT_EQ(r.kind, IsolatedResult::Kind::BadAnswer)
+          << "a forged answer of " << size << " bytes: the child " << r.describe();
+    }
+  }
+  // The same, but the function then returns: the harness's own answer
+  // follows the forged one, and the whole batch is refused.
+  const std::vector<IsolatedResult> got = callIsolatedEach(3, [](std::size_t i) -> double {
+    if (i == 1) writeZerosToEveryDescriptor(1048);
+    return 1.0;
+  });
+  ASSERT_EQ(got.size(), 3U);
+  for (const IsolatedResult& r : got) {
+    EXPECT_EQ(r.kind, IsolatedResult::Kind::BadAnswer) << "the child " << r.describe();
+  }
+  // A single call (callIsolated) the same way.
+  const IsolatedResult one = callIsolated([]() -> double {
+    writeZerosToEveryDescriptor(1048);
+    ::_exit(0);
+  });
+  EXPECT_EQ(one.kind, IsolatedResult::Kind::BadAnswer) << "the child " << one.describe();
 }
 
 TEST(HostConfinedChild, OpensNoFileForWriting) {

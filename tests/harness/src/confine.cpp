@@ -46,18 +46,20 @@ constexpr const char* kWaiting[] = {
 // Clocks: the runtime times its waits; the harness measures nothing here.
 constexpr const char* kClocks[] = {"clock_gettime", "clock_getres", "gettimeofday", "time"};
 
-// Descriptors already open, and reading: the answer goes to the parent
-// through the pipe (write), the runtime talks to its device files and event
-// descriptors (read, write, close, lseek, fstat) and reads files such as
-// /proc/self/maps (opened read-only, below), and the C library stats files.
-// Writing through a descriptor is allowed because only the pipe, stdout,
-// stderr and the runtime's own are open (detachFromTestProcess), and no file
-// can be opened for writing any more.
-constexpr const char* kDescriptors[] = {
-    "read",     "readv",      "pread64", "write",     "writev",   "close",
-    "fstat",    "newfstatat", "stat",    "lstat",     "statx",    "lseek",
-    "getdents64", "readlink", "readlinkat", "access", "faccessat", "faccessat2",
-    "getcwd"};
+// Descriptors already open: the answer goes to the parent through the pipe
+// (write), the runtime talks to its device files and event descriptors (read,
+// write, close, lseek, fstat). Writing through a descriptor is allowed
+// because only the pipe, stdout, stderr and the runtime's own are open
+// (detachFromTestProcess), and no file can be opened for writing any more.
+constexpr const char* kDescriptors[] = {"read",  "readv", "pread64",   "write", "writev",
+                                        "close", "fstat", "getdents64", "lseek"};
+
+// Files named by a path, looked up without opening them: the C library stats
+// files (fstat is newfstatat with an empty path), the runtime reads links
+// under /proc and /sys. Only where files may be read (FileAccess::ReadOnly).
+constexpr const char* kPathLookups[] = {"newfstatat", "stat",      "lstat",     "statx",
+                                        "readlink",   "readlinkat", "access",   "faccessat",
+                                        "faccessat2", "getcwd"};
 
 // Who and where it is, read only: the C library and the runtime ask for the
 // process and thread ids, the user, the limits and the machine; getrandom
@@ -156,7 +158,7 @@ void detachFromTestProcess(int keepFd) {
   }
 }
 
-std::string confineThisProcess() {
+std::string confineThisProcess(FileAccess files) {
   // Second layer, should a call slip past the filter: no file may grow (a
   // write past the end fails with EFBIG rather than killing the child with
   // SIGXFSZ), and a user who is not root may start no process, nor thread:
@@ -190,13 +192,23 @@ std::string confineThisProcess() {
   filter.add(SCMP_ACT_ALLOW, kEnding);
   filter.add(SCMP_ACT_KILL_PROCESS, kHostile);
 
-  // Files open for reading only: the runtime and the C library read
-  // /proc/self/maps, /proc/cpuinfo, /sys and the like.
-  filter.add(SCMP_ACT_ALLOW, "open", {SCMP_A1(SCMP_CMP_MASKED_EQ, kWritingOpenFlags, 0)});
-  filter.add(SCMP_ACT_ALLOW, "openat", {SCMP_A2(SCMP_CMP_MASKED_EQ, kWritingOpenFlags, 0)});
-  // openat2 and clone3 take their flags in a structure the filter cannot
-  // read: ENOSYS, on which glibc falls back to openat and clone.
-  filter.add(SCMP_ACT_ERRNO(ENOSYS), "openat2", {});
+  if (files == FileAccess::ReadOnly) {
+    filter.add(SCMP_ACT_ALLOW, kPathLookups);
+    // Files open for reading only: the runtime and the C library read
+    // /proc/self/maps, /proc/cpuinfo, /sys and the like.
+    filter.add(SCMP_ACT_ALLOW, "open", {SCMP_A1(SCMP_CMP_MASKED_EQ, kWritingOpenFlags, 0)});
+    filter.add(SCMP_ACT_ALLOW, "openat", {SCMP_A2(SCMP_CMP_MASKED_EQ, kWritingOpenFlags, 0)});
+    // openat2 takes its flags in a structure the filter cannot read: ENOSYS,
+    // on which glibc falls back to openat.
+    filter.add(SCMP_ACT_ERRNO(ENOSYS), "openat2", {});
+  }
+  // With FileAccess::None, open, openat, openat2, creat and the path lookups
+  // have no rule: the default, EPERM. A host function needs no file, and a
+  // file it could read (a system file, the reference solution's object in the
+  // grading build) it could quote in an exception's message.
+
+  // clone3 takes its flags in a structure the filter cannot read: ENOSYS, on
+  // which glibc falls back to clone.
   filter.add(SCMP_ACT_ERRNO(ENOSYS), "clone3", {});
   // A thread of this process (the runtime or the C++ library may start one)
   // is allowed; a clone without CLONE_THREAD is a new process: hostile.

@@ -3,11 +3,14 @@
 #include <cuda_runtime.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <sstream>
@@ -16,21 +19,35 @@
 
 #include "wb/confine.h"
 #include "wb/device.h"
+#include "wb/isolated_gpu.h"
 
 namespace wb {
 namespace {
 
-/// The child's one message: a kind byte, a double, and a short text.
-struct Message {
-  char kind;
+/// One answer of the child, for one call: the number the test process drew
+/// for this child (so that an answer written by code that does not know it is
+/// refused), which call, and what the call did. Fixed size: the test process
+/// tells a whole answer from part of one.
+struct Answer {
+  std::uint64_t mark;
+  std::uint32_t call;
+  std::uint8_t kind;
   double value;
   char detail[1024];
 };
+
+/// The call number of an answer sent before any call (the child could not be
+/// prepared or confined): it stands for every call.
+constexpr std::uint32_t kBeforeCalls = 0xffffffffU;
+
+/// Fills in one answer: the value, or (a check) the findings as detail.
+using Call = std::function<void(std::size_t, Answer&)>;
 
 void writeAll(int fd, const void* data, std::size_t size) {
   const char* p = static_cast<const char*>(data);
   while (size > 0) {
     const ssize_t n = ::write(fd, p, size);
+    if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return;
     p += n;
     size -= static_cast<std::size_t>(n);
@@ -50,45 +67,62 @@ void prepare(ChildSetup setup) {
   (void)cudaFree(nullptr);
 }
 
-void copyDetail(Message& m, const char* text) {
-  std::strncpy(m.detail, text, sizeof m.detail - 1);
+void copyDetail(Answer& a, const char* text) {
+  std::strncpy(a.detail, text, sizeof a.detail - 1);
 }
 
-// fn returns the value; a check (fn's text set) returns its findings as detail.
-[[noreturn]] void childMain(int fd, const std::function<double()>& fn,
-                            const std::function<std::string()>& text, ChildSetup setup) {
-  Message m{};
+// Makes call i and fills in its answer, whatever it throws.
+void answer(const Call& call, std::size_t i, Answer& a) {
+  try {
+    call(i, a);
+    a.kind = static_cast<std::uint8_t>(IsolatedResult::Kind::Returned);
+  } catch (const IsolatedSkip& e) {
+    a.kind = static_cast<std::uint8_t>(IsolatedResult::Kind::Skipped);
+    copyDetail(a, e.what());
+  } catch (const std::invalid_argument& e) {
+    a.kind = static_cast<std::uint8_t>(IsolatedResult::Kind::InvalidArgument);
+    copyDetail(a, e.what());
+  } catch (const std::exception& e) {
+    a.kind = static_cast<std::uint8_t>(IsolatedResult::Kind::OtherException);
+    copyDetail(a, e.what());
+  } catch (...) {
+    a.kind = static_cast<std::uint8_t>(IsolatedResult::Kind::OtherException);
+    copyDetail(a, "an exception that is not a std::exception");
+  }
+}
+
+// The child: prepares, is confined, makes every call in order and sends one
+// answer for each; where it cannot prepare or be confined, one answer saying
+// why (call 0), and nothing runs.
+[[noreturn]] void childMain(int fd, std::uint64_t mark, std::size_t count, const Call& call,
+                            ChildSetup setup) {
   detachFromTestProcess(fd);
+  Answer a{};
+  a.mark = mark;
+  a.call = kBeforeCalls;
+  const auto sendAlone = [&](IsolatedResult::Kind kind, const char* why) {
+    a.kind = static_cast<std::uint8_t>(kind);
+    copyDetail(a, why);
+    writeAll(fd, &a, sizeof a);
+    ::_exit(0);
+  };
   try {
     prepare(setup);
-    const std::string unconfined = confineThisProcess();
-    if (!unconfined.empty()) {
-      m.kind = static_cast<char>(IsolatedResult::Kind::NotConfined);
-      copyDetail(m, unconfined.c_str());
-      writeAll(fd, &m, sizeof m);
-      ::_exit(0);
-    }
-    if (text) {
-      const std::string found = text();
-      copyDetail(m, found.c_str());
-    } else {
-      m.value = fn();
-    }
-    m.kind = static_cast<char>(IsolatedResult::Kind::Returned);
   } catch (const IsolatedSkip& e) {
-    m.kind = static_cast<char>(IsolatedResult::Kind::Skipped);
-    copyDetail(m, e.what());
-  } catch (const std::invalid_argument& e) {
-    m.kind = static_cast<char>(IsolatedResult::Kind::InvalidArgument);
-    copyDetail(m, e.what());
+    sendAlone(IsolatedResult::Kind::Skipped, e.what());
   } catch (const std::exception& e) {
-    m.kind = static_cast<char>(IsolatedResult::Kind::OtherException);
-    copyDetail(m, e.what());
-  } catch (...) {
-    m.kind = static_cast<char>(IsolatedResult::Kind::OtherException);
-    copyDetail(m, "an exception that is not a std::exception");
+    sendAlone(IsolatedResult::Kind::NotConfined, e.what());
   }
-  writeAll(fd, &m, sizeof m);
+  const std::string unconfined = confineThisProcess(
+      setup == ChildSetup::HostOnly ? FileAccess::None : FileAccess::ReadOnly);
+  if (!unconfined.empty()) sendAlone(IsolatedResult::Kind::NotConfined, unconfined.c_str());
+  for (std::size_t i = 0; i < count; ++i) {
+    a = Answer{};
+    a.mark = mark;
+    a.call = static_cast<std::uint32_t>(i);
+    answer(call, i, a);
+    writeAll(fd, &a, sizeof a);
+  }
   ::_exit(0);
 }
 
@@ -102,6 +136,19 @@ std::string howItEnded(int status) {
     s << "status " << status;
   }
   return s.str();
+}
+
+// A number the child cannot guess, drawn before it is forked (it is in the
+// child's memory, so code that searches that memory can find it: it keeps
+// out the answers written blind, such as a fixed block of bytes).
+std::uint64_t drawMark() {
+  std::uint64_t mark = 0;
+  if (::getrandom(&mark, sizeof mark, 0) != static_cast<ssize_t>(sizeof mark)) {
+    mark = static_cast<std::uint64_t>(
+               std::chrono::steady_clock::now().time_since_epoch().count()) ^
+           (static_cast<std::uint64_t>(::getpid()) << 32);
+  }
+  return mark | 1;  // never 0: an answer of zero bytes is never this child's
 }
 
 }  // namespace
@@ -118,15 +165,113 @@ std::string IsolatedResult::describe() const {
     case Kind::NotConfined:
       s << "was not run: the child process could not be confined (" << detail << ")";
       break;
+    case Kind::BadAnswer:
+      s << "was not judged: the child process sent what the test did not ask for (" << detail
+        << "); the function's code wrote to the test harness's pipe itself";
+      break;
   }
   return s.str();
 }
 
 namespace {
 
-IsolatedResult runInChild(const std::function<double()>& fn,
-                          const std::function<std::string()>& text, int timeoutSeconds,
-                          ChildSetup setup) {
+// Reads the child's answers as they come and checks each is the next one
+// asked for; the first thing that is not makes the whole batch BadAnswer.
+class AnswerReader {
+ public:
+  AnswerReader(std::uint64_t mark, std::size_t count, ChildSetup setup)
+      : mark_(mark), count_(count), setup_(setup) {}
+
+  /// Takes bytes from the pipe; false once the child has said something wrong.
+  bool take(const char* data, std::size_t size) {
+    while (size > 0 && bad_.empty()) {
+      const std::size_t n = std::min(size, sizeof partial_ - got_);
+      std::memcpy(reinterpret_cast<char*>(&partial_) + got_, data, n);
+      got_ += n;
+      data += n;
+      size -= n;
+      if (got_ == sizeof partial_) {
+        got_ = 0;
+        accept(partial_);
+      }
+    }
+    return bad_.empty();
+  }
+
+  bool complete() const { return alone_ || results_.size() == count_; }
+  bool bad() const { return !bad_.empty(); }
+  /// Bytes of an answer begun and not finished.
+  std::size_t partial() const { return got_; }
+  void markBad(std::string why) {
+    if (bad_.empty()) bad_ = std::move(why);
+  }
+
+  /// Every call's result; a call not answered gets @p missingKind, the first
+  /// one with @p missingDetail.
+  std::vector<IsolatedResult> results(IsolatedResult::Kind missingKind,
+                                      const std::string& missingDetail) const {
+    if (!bad_.empty()) {
+      IsolatedResult r;
+      r.kind = IsolatedResult::Kind::BadAnswer;
+      r.detail = bad_;
+      return std::vector<IsolatedResult>(count_, r);
+    }
+    if (alone_) return std::vector<IsolatedResult>(count_, results_.front());
+    std::vector<IsolatedResult> out = results_;
+    for (std::size_t i = out.size(); i < count_; ++i) {
+      IsolatedResult r;
+      r.kind = missingKind;
+      r.detail = i == results_.size() ? missingDetail
+                                      : "not called: the child stopped at call " +
+                                            std::to_string(results_.size()) + " of 0 to " +
+                                            std::to_string(count_ - 1) + " (" + missingDetail +
+                                            ")";
+      out.push_back(r);
+    }
+    return out;
+  }
+
+ private:
+  void accept(const Answer& a) {
+    using Kind = IsolatedResult::Kind;
+    if (complete()) return markBad("more answers than the " + std::to_string(count_) + " asked for");
+    if (a.mark != mark_) return markBad("an answer not marked as this child's");
+    if (std::memchr(a.detail, '\0', sizeof a.detail) == nullptr) {
+      return markBad("a text without its end");
+    }
+    const auto kind = static_cast<Kind>(a.kind);
+    const bool gpu = setup_ == ChildSetup::Gpu;
+    if (a.call == kBeforeCalls && results_.empty() &&
+        (kind == Kind::NotConfined || (kind == Kind::Skipped && gpu))) {
+      alone_ = true;  // nothing ran: this answer is every call's
+    } else if (a.call != results_.size()) {
+      return markBad("an answer to call " + std::to_string(a.call) + " where call " +
+                     std::to_string(results_.size()) + " was due");
+    } else if (kind != Kind::Returned && kind != Kind::InvalidArgument &&
+               kind != Kind::OtherException && !(kind == Kind::Skipped && gpu)) {
+      return markBad("an answer of kind " + std::to_string(a.kind) + " to call " +
+                     std::to_string(a.call));
+    }
+    IsolatedResult r;
+    r.kind = kind;
+    r.value = a.value;
+    r.detail = a.detail;
+    results_.push_back(std::move(r));
+  }
+
+  std::uint64_t mark_;
+  std::size_t count_;
+  ChildSetup setup_;
+  std::vector<IsolatedResult> results_;
+  bool alone_ = false;  // the child answered for the whole batch (not confined, skipped)
+  Answer partial_{};
+  std::size_t got_ = 0;
+  std::string bad_;
+};
+
+std::vector<IsolatedResult> runInChild(std::size_t count, const Call& call, int timeoutSeconds,
+                                       ChildSetup setup) {
+  const std::uint64_t mark = drawMark();
   int fds[2];
   if (::pipe(fds) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
   const pid_t child = ::fork();
@@ -137,15 +282,17 @@ IsolatedResult runInChild(const std::function<double()>& fn,
   }
   if (child == 0) {
     ::close(fds[0]);
-    childMain(fds[1], fn, text, setup);
+    childMain(fds[1], mark, count, call, setup);
   }
   ::close(fds[1]);
 
-  Message m{};
-  std::size_t got = 0;
+  AnswerReader reader(mark, count, setup);
   bool timedOut = false;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeoutSeconds);
-  while (got < sizeof m) {
+  // Read to the end of the pipe: after the last answer asked for, the child
+  // must end without another byte.
+  char buffer[1 << 14];
+  for (;;) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
@@ -156,43 +303,49 @@ IsolatedResult runInChild(const std::function<double()>& fn,
     const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
     if (ready < 0 && errno == EINTR) continue;
     if (ready <= 0) continue;
-    const ssize_t n = ::read(fds[0], reinterpret_cast<char*>(&m) + got, sizeof m - got);
+    const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;  // the child closed the pipe without a whole message
-    got += static_cast<std::size_t>(n);
+    if (n <= 0) break;  // the child closed the pipe: it ended
+    if (!reader.take(buffer, static_cast<std::size_t>(n))) break;
   }
   ::close(fds[0]);
-  if (timedOut) ::kill(child, SIGKILL);
+  if (timedOut || reader.bad()) ::kill(child, SIGKILL);
   int status = 0;
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
 
-  IsolatedResult r;
+  if (reader.partial() > 0 && !timedOut) reader.markBad("part of an answer");
   if (timedOut) {
-    r.kind = IsolatedResult::Kind::TimedOut;
-    r.detail = std::to_string(timeoutSeconds) + " s";
-  } else if (got < sizeof m) {
-    r.kind = IsolatedResult::Kind::Ended;
-    r.detail = howItEnded(status);
-  } else {
-    r.kind = static_cast<IsolatedResult::Kind>(m.kind);
-    r.value = m.value;
-    m.detail[sizeof m.detail - 1] = '\0';
-    r.detail = m.detail;
+    return reader.results(IsolatedResult::Kind::TimedOut, std::to_string(timeoutSeconds) + " s");
   }
-  return r;
+  // The harness's child ends with exit status 0 right after its last answer.
+  const bool endedCleanly = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (reader.complete() && !endedCleanly) {
+    reader.markBad("all the answers, then the child ended with " + howItEnded(status));
+  }
+  return reader.results(IsolatedResult::Kind::Ended, howItEnded(status));
 }
 
 }  // namespace
 
-IsolatedResult callIsolated(const std::function<double()>& fn, int timeoutSeconds,
-                            ChildSetup setup) {
-  return runInChild(fn, {}, timeoutSeconds, setup);
+std::vector<IsolatedResult> callIsolatedEach(std::size_t count,
+                                             const std::function<double(std::size_t)>& call,
+                                             int timeoutSeconds, ChildSetup setup) {
+  if (count == 0) return {};
+  return runInChild(
+      count, [&call](std::size_t i, Answer& a) { a.value = call(i); }, timeoutSeconds, setup);
 }
 
-IsolatedResult checkIsolated(const std::function<std::string()>& check, int timeoutSeconds,
-                             ChildSetup setup) {
-  return runInChild({}, check, timeoutSeconds, setup);
+IsolatedResult callIsolated(const std::function<double()>& fn, int timeoutSeconds,
+                            ChildSetup setup) {
+  return callIsolatedEach(1, [&fn](std::size_t) { return fn(); }, timeoutSeconds, setup).front();
+}
+
+IsolatedResult checkIsolatedOnGpu(const std::function<std::string()>& check, int timeoutSeconds) {
+  return runInChild(
+             1, [&check](std::size_t, Answer& a) { copyDetail(a, check().c_str()); },
+             timeoutSeconds, ChildSetup::Gpu)
+      .front();
 }
 
 }  // namespace wb

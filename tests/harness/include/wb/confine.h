@@ -12,7 +12,10 @@
  * of the same process are allowed), no file opened for writing or created, no
  * renaming, removing, linking or changing files, no sockets, no tracing, no
  * signals to another process, no leaving its process group (setsid, setpgid),
- * no mounts.
+ * no mounts. A child that does not use CUDA may not reach the file system by
+ * a path at all (no open, even for reading, no stat, access or readlink):
+ * whatever it could read, it could show in an exception's message, which the
+ * student's report quotes.
  * What the CUDA runtime and the harness still need after initialisation is
  * allowed (confine.cpp says why, call by call); anything else fails with
  * EPERM, so an unexpected call of the runtime fails visibly instead of
@@ -33,6 +36,14 @@ namespace wb {
  */
 void detachFromTestProcess(int keepFd);
 
+/// What the confined process may still do with a file named by its path.
+enum class FileAccess {
+  None,      ///< nothing: open, openat, openat2, creat, the stat family by path, access,
+             ///< readlink and getcwd fail with EPERM
+  ReadOnly,  ///< open for reading, stat, access, readlink: the CUDA runtime reads /proc,
+             ///< /sys and its own files after it is initialised
+};
+
 /**
  * @brief Confines the calling process for the rest of its life.
  *
@@ -45,6 +56,6 @@ void detachFromTestProcess(int keepFd);
  * @return "" when the filter is in place, else why not (the caller must then
  *         not run the student's code).
  */
-std::string confineThisProcess();
+std::string confineThisProcess(FileAccess files);
 
 }  // namespace wb

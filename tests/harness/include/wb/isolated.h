@@ -15,15 +15,24 @@
  * The child is confined before the function runs (wb/confine.h): it keeps
  * none of the test process's files open but the pipe to it, stdout and
  * stderr, and a seccomp filter refuses it any new process, program, file
- * opened for writing, socket or signal to another process. Where the check
- * uses CUDA, the child initialises CUDA first (ChildSetup), since the runtime
+ * opened for writing, socket or signal to another process; a child without
+ * CUDA may not open, stat or look up any file at all. Where the check uses
+ * CUDA, the child initialises CUDA first (ChildSetup), since the runtime
  * opens its device files for writing.
+ *
+ * Nothing the child says is trusted to judge: the student's code runs in it
+ * and can write to the pipe too. So the child sends back only the raw results
+ * of the calls the test asked for, and the test process compares them with
+ * what it computes itself (callIsolatedEach); forging an answer then means
+ * computing it. The GPU checks are the exception (wb/isolated_gpu.h).
  */
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace wb {
 
@@ -37,6 +46,9 @@ struct IsolatedResult {
     TimedOut,         ///< no answer within the time limit
     Skipped,          ///< the check could not run here (`detail` says why)
     NotConfined,      ///< the child could not be confined, so nothing ran (`detail`: why)
+    BadAnswer,        ///< the child sent what the test did not ask for (`detail`: what):
+                      ///< the student's code wrote to the harness's pipe, so none of the
+                      ///< child's answers count
   };
   Kind kind = Kind::Ended;
   double value = 0.0;
@@ -45,36 +57,45 @@ struct IsolatedResult {
   std::string describe() const;
 };
 
-/// What the child prepares before it is confined and the function runs.
+/// What the child prepares before it is confined and the function runs, and
+/// what the filter then leaves it (wb/confine.h).
 enum class ChildSetup {
-  HostOnly,  ///< nothing: the function and the check never call CUDA
+  HostOnly,  ///< nothing: the function never calls CUDA, and may reach no file by its path
   Cuda,      ///< CUDA initialised first (cudaFree(0)) where it can be: the function calls
-             ///< the runtime; without a GPU it meets the runtime's own error
+             ///< the runtime; without a GPU it meets the runtime's own error. Files may be
+             ///< opened for reading (the runtime reads /proc, /sys and its own files)
   Gpu,       ///< as Cuda, but Kind::Skipped (with the reason) without a usable GPU
 };
 
-/// Calls @p fn in a forked, confined child and waits at most @p timeoutSeconds.
+/**
+ * @brief Calls @p call(0), @p call(1), ... @p call(count - 1) in that order in
+ *        one forked, confined child, and returns what each did, in order.
+ *
+ * The child only calls and sends back each raw result (the value or the kind
+ * of exception); the test judges them in its own process, against what it
+ * computes itself. The child's answers must be exactly the ones asked for,
+ * in order and each marked as this child's: anything else on the pipe (an
+ * answer the student's code wrote itself, bytes too many or too few) makes
+ * every result Kind::BadAnswer. Where the child ends or times out part way,
+ * the calls it answered keep their results and the rest say how it ended.
+ * @p timeoutSeconds bounds the whole batch.
+ */
+std::vector<IsolatedResult> callIsolatedEach(std::size_t count,
+                                             const std::function<double(std::size_t)>& call,
+                                             int timeoutSeconds = 20,
+                                             ChildSetup setup = ChildSetup::HostOnly);
+
+/// Calls @p fn in a forked, confined child and waits at most @p timeoutSeconds
+/// (callIsolatedEach with one call).
 IsolatedResult callIsolated(const std::function<double()>& fn, int timeoutSeconds = 20,
                             ChildSetup setup = ChildSetup::HostOnly);
 
-/// Thrown by a check run with checkIsolated when it cannot run here (no GPU):
-/// the result is Kind::Skipped with the message as `detail`.
+/// Thrown by a GPU check (checkIsolatedOnGpu, wb/isolated_gpu.h) when it
+/// cannot run here (no GPU): the result is Kind::Skipped with the message as
+/// `detail`.
 class IsolatedSkip : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
-
-/**
- * @brief Runs a whole check in a forked child: the calls of the student's
- *        function and the test's own inspection of what they did.
- *
- * For checks whose evidence lives in the child (a CUDA context, which does
- * not survive fork(), so the test process never creates one). Kind::Returned
- * with `detail` set to what @p check found wrong ("" when nothing; the first
- * 1000 characters), Kind::Skipped when it threw IsolatedSkip, otherwise how
- * the child failed to answer.
- */
-IsolatedResult checkIsolated(const std::function<std::string()>& check, int timeoutSeconds = 60,
-                             ChildSetup setup = ChildSetup::HostOnly);
 
 }  // namespace wb

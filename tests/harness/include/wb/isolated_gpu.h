@@ -10,6 +10,13 @@
  * initialises CUDA, is confined (wb/confine.h), then calls the function,
  * inspects the result and sends back what it found wrong. The inspection
  * runs under the same filter as the function.
+ *
+ * Unlike the host checks (callIsolatedEach), these are judged inside the
+ * process the student's code ran in: the evidence is CUDA state that only
+ * that process has. Code of the student's that reaches the C library by
+ * walking memory could answer for the check (docs/grading.md, "Known
+ * limits"); the pipe only takes answers marked as this child's, in the form
+ * the test process asked for.
  */
 #pragma once
 
@@ -23,13 +30,18 @@
 
 namespace wb {
 
-/// Runs @p check in a confined child after checking for a usable GPU there
-/// and initialising CUDA; without one the result is Kind::Skipped with the
-/// reason.
-inline IsolatedResult checkIsolatedOnGpu(const std::function<std::string()>& check,
-                                         int timeoutSeconds = 60) {
-  return checkIsolated(check, timeoutSeconds, ChildSetup::Gpu);
-}
+/**
+ * @brief Runs a whole GPU check in a confined child after checking for a
+ *        usable GPU there and initialising CUDA: the calls of the student's
+ *        function and the test's own inspection of what they did.
+ *
+ * Kind::Returned with `detail` set to what @p check found wrong ("" when
+ * nothing; at most 1023 characters), Kind::Skipped (with the reason) without
+ * a GPU or when it threw IsolatedSkip, otherwise how the child failed to
+ * answer.
+ */
+IsolatedResult checkIsolatedOnGpu(const std::function<std::string()>& check,
+                                  int timeoutSeconds = 60);
 
 }  // namespace wb
 
