@@ -128,6 +128,7 @@ class StencilUnderTest {
                                  std::to_string(in_.size()) + "): " + problem);
       }
     };
+    t.options.afterCheck = [this] { out_.poison(); };
     return t;
   }
 
@@ -193,6 +194,7 @@ class LookupUnderTest {
                                  std::to_string(run + 1) + ": " + problem);
       }
     };
+    t.options.afterCheck = [this] { out_.poison(); };
     return t;
   }
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "wb/buffer.h"
@@ -61,6 +62,41 @@ TEST_F(GpuEqualOnDevice, NaNEqualsNothing) {
   EXPECT_FALSE(equal(got, want));
   EXPECT_FALSE(equal(got, got));
   EXPECT_TRUE(equal(std::vector<float>{0.0f}, std::vector<float>{-0.0f}));
+}
+
+// The transpose check judges an output against the input itself: every
+// shape (one row, one column, rectangles past the grid), and one element
+// out of place anywhere, the corners included.
+TEST_F(GpuEqualOnDevice, TransposeIsJudgedAgainstTheInput) {
+  const std::pair<std::size_t, std::size_t> shapes[] = {{1, 1}, {1, 300}, {300, 1}, {17, 33},
+                                                        {1200, 1100}};
+  for (const auto& [rows, cols] : shapes) {
+    std::vector<float> in(rows * cols);
+    for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i % 9973) + 0.5f;
+    std::vector<float> out(in.size());
+    for (std::size_t r = 0; r < rows; ++r) {
+      for (std::size_t c = 0; c < cols; ++c) out[c * rows + r] = in[r * cols + c];
+    }
+    DeviceBuffer<float> din(in.size());
+    DeviceBuffer<float> dout(out.size());
+    din.upload(in);
+    dout.upload(out);
+    EXPECT_EQ(perf::compareTransposeOnDevice(dout, din, rows, cols, "t"), "")
+        << rows << " x " << cols;
+    for (std::size_t at : {std::size_t{0}, out.size() / 2, out.size() - 1}) {
+      std::vector<float> wrong = out;
+      wrong[at] += 1.0f;
+      dout.upload(wrong);
+      EXPECT_NE(perf::compareTransposeOnDevice(dout, din, rows, cols, "t"), "")
+          << rows << " x " << cols << ", element " << at;
+    }
+    // The input itself is not its transpose unless the matrix is a vector.
+    if (rows > 1 && cols > 1) {
+      dout.upload(in);
+      EXPECT_NE(perf::compareTransposeOnDevice(dout, din, rows, cols, "t"), "")
+          << rows << " x " << cols << ": the input passed as its own transpose";
+    }
+  }
 }
 
 }  // namespace

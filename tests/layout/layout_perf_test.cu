@@ -106,6 +106,7 @@ class LayoutUnderTest {
     t.options.flushL2 = true;
     t.options.beforeEach = [this] { out_.poison(); };
     t.options.afterEach = [this](int run) { checkRun(run); };
+    t.options.afterCheck = [this] { out_.poison(); };
     return t;
   }
 

@@ -66,6 +66,23 @@ inline std::string checkPartialSums(const ReduceKernel& k, unsigned int n,
   return problem;
 }
 
+/// "" when the input @p in a reduction kernel ran on is as it must be: no
+/// write past either end, whatever the kernel (in-place partial sums stay
+/// far below the poison word, so the check for poison inside [0, n) that
+/// checkWritten also makes cannot misfire), and, unless the kernel reduces
+/// in place, every element still that of @p input.
+inline std::string checkInput(const ReduceKernel& k, const std::vector<int>& input,
+                              const DeviceBuffer<int>& in) {
+  std::string problem =
+      in.checkWritten(std::string(k.exercise) + " (input g_idata)", inputIndex);
+  if (!problem.empty() || k.inPlace) return problem;
+  const std::vector<int> after = in.download();
+  return describeMismatches(after.data(), input.data(), input.size(),
+                            std::string(k.exercise) +
+                                " must leave its input unchanged, but g_idata",
+                            inputIndex);
+}
+
 /**
  * @brief Checks what @p k left in @p out and @p in after a launch over
  *        @p input: every partial sum written and equal to the reference, no
@@ -82,20 +99,8 @@ inline std::string checkResult(const ReduceKernel& k, const std::vector<int>& in
   // The partial sums: written (no poison), in bounds, and exact.
   std::string problem = checkPartialSums(k, n, out, referencePartialSums(input, k.span()));
   if (!problem.empty()) problems.push_back(problem);
-
-  // The input: no write past either end, whatever the kernel. (In-place
-  // partial sums stay far below the poison word, so the check for poison
-  // inside [0, n) that checkWritten also makes cannot misfire.)
-  problem = in.checkWritten(std::string(k.exercise) + " (input g_idata)", inputIndex);
+  problem = checkInput(k, input, in);
   if (!problem.empty()) problems.push_back(problem);
-  if (!k.inPlace) {
-    const std::vector<int> after = in.download();
-    problem = describeMismatches(after.data(), input.data(), input.size(),
-                                 std::string(k.exercise) +
-                                     " must leave its input unchanged, but g_idata",
-                                 inputIndex);
-    if (!problem.empty()) problems.push_back(problem);
-  }
 
   std::string all;
   for (const std::string& p : problems) all += (all.empty() ? "" : "\n") + p;

@@ -121,15 +121,16 @@ class ReductionUnderTest {
       }
     };
     t.options.afterEach = [this](int run) { checkRun(run); };
+    t.options.afterCheck = [this] { out_.poison(); };
     return t;
   }
 
-  /// Checks everything the last timed run left (checkResult): besides the
-  /// sums checked after every run, that its input and the guards around it
+  /// Checks what the last timed run left besides the sums checked after
+  /// every run (and wiped since): that its input and the guards around it
   /// are intact, which also shows that an in-place kernel's input really was
   /// restored. Then prints @p stats and the effective bandwidth.
   void checkLastRunAndReport(const TimingStats& stats) const {
-    const std::string wrong = checkResult(k_, host_[current_], *in_[current_], out_);
+    const std::string wrong = checkInput(k_, host_[current_], *in_[current_]);
     if (!wrong.empty()) {
       throw std::runtime_error(label_ + " was wrong on the " + std::to_string(n_) +
                                "-element input of its last timed run: " + wrong);

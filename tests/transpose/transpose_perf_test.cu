@@ -24,14 +24,16 @@
 // seed, the same order for every kernel of a comparison, and before every
 // timed run one element of its input, drawn from the seed, changes
 // (outside the timed region), so no two runs see the same input. The
-// output is
-// re-poisoned before every run and every timed run's output is compared
-// with the exact expected matrix of the input it was given: a kernel that
-// is correct when checked and then skips its work (device code can count
-// its launches), or replays an output it kept from an earlier launch,
-// leaves poison or the wrong matrix behind and fails. The inputs are
-// random for the same reason: a constant matrix is its own transpose and
-// its own copy.
+// output is re-poisoned before every run, and again once each run has been
+// checked, and every timed run's output is compared, on the device, with
+// the input it was given (its transpose, or itself for the copy): a kernel
+// that is correct when checked and then skips its work (device code can
+// count its launches), replays an output it kept from an earlier launch,
+// or copies the other kernel's checked output or an expected matrix
+// (device code can read every buffer of the process; none is left
+// there), leaves poison or the wrong matrix behind and fails. The inputs
+// are random for the same reason: a constant matrix is its own transpose
+// and its own copy.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -82,39 +84,32 @@ const TransposeKernel& checkedKernel(const std::string& name, std::uint64_t seed
 }
 
 /// The timed kRows x kCols inputs, random from a seed, on the device with
-/// poisoned guard zones (reading outside one yields wrong values), the
-/// outputs a kernel must write from each (the input itself for the copy),
-/// and the order in which the timed runs get them.
+/// poisoned guard zones (reading outside one yields wrong values), and the
+/// order in which the timed runs get them. No expected output is kept on
+/// the device: a timed run is checked against its input itself
+/// (compareTransposeOnDevice), so no answer sits in memory a kernel could
+/// copy.
 struct TimedMatrices {
   TimedMatrices(std::uint64_t seed, int repetitions) : schedule(repetitions, seed) {
-    // Drawing and transposing 2^26 floats takes seconds on the host: the
-    // inputs are made on threads of their own, all at once.
-    std::vector<std::future<std::pair<std::vector<float>, std::vector<float>>>> made;
+    // Drawing 2^26 floats takes a while on the host: the inputs are made on
+    // threads of their own, all at once.
+    std::vector<std::future<std::vector<float>>> made;
     for (int i = 0; i < schedule.inputs(); ++i) {
       made.push_back(std::async(std::launch::async, [seed, i] {
-        std::vector<float> host =
-            testing::randomMatrix(kRows, kCols, seed + static_cast<std::uint64_t>(i));
-        std::vector<float> want = referenceOutput(Reference::Transpose, host, kRows, kCols);
-        return std::make_pair(std::move(host), std::move(want));
+        return testing::randomMatrix(kRows, kCols, seed + static_cast<std::uint64_t>(i));
       }));
     }
     for (auto& m : made) {
-      const auto [host, want] = m.get();
+      const std::vector<float> host = m.get();
       in.push_back(std::make_unique<DeviceBuffer<float>>(kElements));
       in.back()->poison();
       in.back()->upload(host);
-      transposed.push_back(std::make_unique<DeviceBuffer<float>>(kElements, 0));
-      transposed.back()->upload(want);
     }
-  }
-  const DeviceBuffer<float>& expected(Reference ref, std::size_t input) const {
-    return ref == Reference::Copy ? *in[input] : *transposed[input];
   }
 
   /// The input of timed run @p run (-1: a warm-up run), with the element
-  /// the schedule names for the run changed, in the input and in its
-  /// transpose, by the first kernel to make that run: every kernel's run
-  /// @p run sees the same matrix.
+  /// the schedule names for the run changed by the first kernel to make
+  /// that run: every kernel's run @p run sees the same matrix.
   std::size_t prepare(int run) {
     const std::size_t input = static_cast<std::size_t>(schedule.inputOf(run));
     if (run > prepared_) {
@@ -123,11 +118,7 @@ struct TimedMatrices {
       float x = 0.0f;
       WB_CUDA(cudaMemcpy(&x, in[input]->data() + i, sizeof x, cudaMemcpyDeviceToHost));
       const float value = x != 0.0f ? -x : 0.5f;
-      const std::size_t row = i / kCols;
-      const std::size_t col = i % kCols;
       WB_CUDA(cudaMemcpy(in[input]->data() + i, &value, sizeof value, cudaMemcpyHostToDevice));
-      WB_CUDA(cudaMemcpy(transposed[input]->data() + col * kRows + row, &value, sizeof value,
-                         cudaMemcpyHostToDevice));
     }
     return input;
   }
@@ -135,7 +126,6 @@ struct TimedMatrices {
   InputSchedule schedule;
   // Device buffers are not movable: one allocation each.
   std::vector<std::unique_ptr<DeviceBuffer<float>>> in;
-  std::vector<std::unique_ptr<DeviceBuffer<float>>> transposed;
 
  private:
   int prepared_ = -1;  // the last timed run whose element has changed
@@ -174,6 +164,7 @@ class TransposeUnderTest {
     t.options.beforeEach = [this] { out_.poison(); };
     t.options.beforeRun = [this](int run) { current_ = matrices_.prepare(run); };
     t.options.afterEach = [this](int run) { checkRun(run); };
+    t.options.afterCheck = [this] { out_.poison(); };
     return t;
   }
 
@@ -187,13 +178,16 @@ class TransposeUnderTest {
   }
 
  private:
-  /// Compares timed run @p run's output with the expected matrix of the
-  /// input it was given, on the device (see compareOnDevice for why).
+  /// Compares timed run @p run's output with the input it was given (the
+  /// copy) or its transpose, on the device (see compareOnDevice for why).
   void checkRun(int run) const {
+    const DeviceBuffer<float>& input = *matrices_.in[current_];
+    const std::string what = testing::describeRun(k_, kRows, kCols, defaultBlock());
+    const IndexFormatter where = rowColIndex(outputCols(k_.reference, kRows, kCols));
     const std::string problem =
-        perf::compareOnDevice(out_, matrices_.expected(k_.reference, current_),
-                              testing::describeRun(k_, kRows, kCols, defaultBlock()),
-                              rowColIndex(outputCols(k_.reference, kRows, kCols)));
+        k_.reference == Reference::Copy
+            ? perf::compareOnDevice(out_, input, what, where)
+            : perf::compareTransposeOnDevice(out_, input, kRows, kCols, what, where);
     if (!problem.empty()) {
       throw std::runtime_error(label_ + " was wrong in timed run " + std::to_string(run + 1) +
                                " (input " + std::to_string(current_ + 1) + " of " +

@@ -138,12 +138,14 @@ void warmUp(const TimedKernel& k) {
     if (k.options.beforeRun) k.options.beforeRun(-1);
     k.launch();
     if (i == 0) checkLaunch(k.name);
+    if (k.options.afterCheck) k.options.afterCheck();
   }
 }
 
 /// Timed run @p run of @p k: its beforeEach, beforeRun and the flush, then the launch
-/// between two events; after the stop event, the launch check and its
-/// afterEach, outside the timed region. Returns the run's time in ms.
+/// between two events; after the stop event, the launch check, its
+/// afterEach and its afterCheck, outside the timed region. Returns the
+/// run's time in ms.
 double timeOneRun(const TimedKernel& k, int run, const Event& start, const Event& stop) {
   if (k.options.beforeEach) k.options.beforeEach();
   if (k.options.beforeRun) k.options.beforeRun(run);
@@ -154,6 +156,7 @@ double timeOneRun(const TimedKernel& k, int run, const Event& start, const Event
   const double ms = elapsedMs(start, stop);
   checkLaunch(k.name);
   if (k.options.afterEach) k.options.afterEach(run);
+  if (k.options.afterCheck) k.options.afterCheck();
   return ms;
 }
 

@@ -23,6 +23,9 @@ namespace wb::perf {
 /// element by element with == (a NaN equals nothing), compared on the device.
 bool equalOnDevice(const int* a, const int* b, std::size_t n);
 bool equalOnDevice(const float* a, const float* b, std::size_t n);
+/// Whether @p out (cols x rows) is the transpose of the @p rows x @p cols
+/// matrix @p in, element by element with ==, compared on the device.
+bool transposeOnDevice(const float* out, const float* in, std::size_t rows, std::size_t cols);
 
 /// Expects @p slow to take at least @p minRatio times as long as @p fast.
 inline void expectSlowerBy(const std::string& slow, double slowMs, const std::string& fast,
@@ -71,6 +74,34 @@ std::string compareOnDevice(const DeviceBuffer<T>& got, const DeviceBuffer<T>& w
   if (!problem.empty()) return problem;
   const std::vector<T> actual = got.download();
   const std::vector<T> expected = want.download();
+  return describeMismatches(actual.data(), expected.data(), expected.size(), kernel, where);
+}
+
+/**
+ * @brief "" when @p got holds the transpose of the @p rows x @p cols matrix
+ *        @p in; otherwise what is wrong with it, as compareOnDevice says it.
+ *
+ * Judged against the input itself, so no expected matrix sits in device
+ * memory while kernels are timed: device code can read any buffer of its
+ * context, and a kernel that found the expected matrix could copy it
+ * instead of transposing.
+ */
+inline std::string compareTransposeOnDevice(const DeviceBuffer<float>& got,
+                                            const DeviceBuffer<float>& in, std::size_t rows,
+                                            std::size_t cols, const std::string& kernel,
+                                            const IndexFormatter& where = flatIndex) {
+  if (got.size() != in.size() || in.size() != rows * cols) {
+    throw std::invalid_argument("compareTransposeOnDevice: size mismatch");
+  }
+  if (transposeOnDevice(got.data(), in.data(), rows, cols)) return {};
+  const std::string problem = got.checkWritten(kernel, where);
+  if (!problem.empty()) return problem;
+  const std::vector<float> actual = got.download();
+  const std::vector<float> input = in.download();
+  std::vector<float> expected(input.size());
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t c = 0; c < cols; ++c) expected[c * rows + r] = input[r * cols + c];
+  }
   return describeMismatches(actual.data(), expected.data(), expected.size(), kernel, where);
 }
 

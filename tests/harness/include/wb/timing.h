@@ -45,6 +45,12 @@ struct TimingOptions {
   /// (0 to repetitions - 1): checking what that run wrote. It may throw to
   /// end the timing; the exception leaves timeKernel or timeKernelPair.
   std::function<void(int run)> afterEach;
+  /// Runs after every run (warm-up and timed) once it has been checked:
+  /// wiping what the run wrote (re-poisoning its output). The kernels of a
+  /// comparison share one CUDA context, so device code can read the other
+  /// kernel's buffers; a correct output left there is an answer a kernel
+  /// timed next could copy instead of computing its own.
+  std::function<void()> afterCheck;
 };
 
 /// One launch to time and how to time it.
