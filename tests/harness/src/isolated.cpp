@@ -221,11 +221,10 @@ class AnswerReader {
     for (std::size_t i = out.size(); i < count_; ++i) {
       IsolatedResult r;
       r.kind = missingKind;
-      r.detail = i == results_.size() ? missingDetail
-                                      : "not called: the child stopped at call " +
-                                            std::to_string(results_.size()) + " of 0 to " +
-                                            std::to_string(count_ - 1) + " (" + missingDetail +
-                                            ")";
+      r.detail = missingDetail;
+      if (i > results_.size()) {
+        r.detail += " at call " + std::to_string(results_.size()) + ", before this one";
+      }
       out.push_back(r);
     }
     return out;
