@@ -47,7 +47,20 @@ a backslash and a space, or by a comment, is what it joins it into), not a
 reading of lines. With --sandbox (WB_SANDBOX_COMPILES) the compiler also runs
 in the sandbox of wbcore/sandbox.py, seeing the system's and the toolkit's
 folders, the --allow folders and the --source file, read-only, and writing
-only its outputs' folders: a file outside is simply absent.
+only its outputs' folders: a file outside is simply absent. A diagnostic
+that names a file outside the allowed set (the assembler's, EDG's, GCC's)
+is refused the same way.
+
+A checked host exercise (the C++ compiler making an object: -c, not nvcc)
+takes three passes, each under the same limits and in the same sandbox:
+the preprocessor alone, whose line markers must name only allowed files
+(`#line 3 "/etc/passwd"` makes each diagnostic on that line quote line 3
+of it); the compile to assembly (-S), which must hold no asm statement
+(GCC's #APP marker) and no assembler directive that reads a file or makes
+directives (.incbin, .include, macros; a section or symbol name can smuggle
+them): a host exercise is plain C++; only then the object. All three run
+without the caret display (-fno-diagnostics-show-caret), which quotes the
+source line a diagnostic names.
 
 Python 3.8+, standard library only, POSIX only (--sandbox: Linux, bubblewrap).
 """
@@ -450,10 +463,13 @@ def confined(args, command, cwd, usage_fd):
 PASSED_ENV = ("NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS", "CUDA_HOME", "CUDA_PATH")
 
 
-def run(args):
-    """Run the command under the limits; returns the exit status to use."""
+def run_once(args, compiler_command, show_on_success=True):
+    """Run one compiler command under the limits (in the sandbox, with the
+    include check, as the options say); returns the exit status to use.
+    With show_on_success False, a compile that succeeds shows nothing (a
+    check pass whose warnings the real compile repeats)."""
     cwd = os.getcwd()
-    command = list(args.command)
+    command = list(compiler_command)
     if args.check_includes:
         command = command + _header_flag(command)
     usage_read, usage_write = os.pipe() if args.sandbox else (None, None)
@@ -534,20 +550,11 @@ def run(args):
                 m = HEADER_LINE_RE.match(line.rstrip("\n"))
                 if m:
                     opened.append(m.group(1))
-        depfile = _option_value(args.command, "-MF")
+        depfile = _option_value(compiler_command, "-MF")
         if depfile:
             opened += read_dependencies(os.path.join(cwd, depfile))
-        refused = refusal(args, args.command, cwd, dict.fromkeys(opened),
+        refused = refusal(args, compiler_command, cwd, dict.fromkeys(opened),
                           _read_capped(err_path) if status else "")
-        if refused:
-            for p in (_option_value(args.command, "-o", "--output-file"), depfile):
-                if p:
-                    try:
-                        os.unlink(os.path.join(cwd, p))
-                    except OSError:
-                        pass
-            print(refused, file=sys.stderr, flush=True)
-            return status if status not in (0, WALL_TIMEOUT_STATUS) else 1
         heard = set(opened)
         kept = []
         for line in _read_capped(err_path).splitlines(keepends=True):
@@ -556,11 +563,23 @@ def run(args):
                 continue
             kept.append(line)
         err_text = "".join(kept)
+        if not refused:
+            refused = diagnostic_refusal(args, compiler_command, cwd, err_text + out_text)
+        if refused:
+            for p in (_option_value(compiler_command, "-o", "--output-file"), depfile):
+                if p:
+                    try:
+                        os.unlink(os.path.join(cwd, p))
+                    except OSError:
+                        pass
+            print(refused, file=sys.stderr, flush=True)
+            return status if status not in (0, WALL_TIMEOUT_STATUS) else 1
     else:
         err_text = _read_capped(err_path)
     out = getattr(sys.stdout, "buffer", sys.stdout)
     err = getattr(sys.stderr, "buffer", sys.stderr)
-    for stream, text in ((out, out_text), (err, err_text)):
+    shown = ((out, out_text), (err, err_text)) if status or show_on_success else ()
+    for stream, text in shown:
         try:
             stream.write(text.encode("utf-8"))
             stream.flush()
@@ -591,6 +610,201 @@ def run(args):
         if status == 0:
             status = 1
     return status
+
+
+# Where a diagnostic names a file: GCC's and the assembler's "path:line:"
+# or "path:line:col:", "path: In function ...", "In file included from
+# path:line", "                 from path:line"; EDG's (nvcc) "path(line):".
+DIAGNOSTIC_FILE_RES = (
+    re.compile(r"^(?:In file included from|\s+from) (.+?):\d+[:,]"),
+    re.compile(r"^([^\s:][^:]*?):\d+(?::\d+)?: "),
+    re.compile(r"^([^\s:][^:]*?): (?:In |At |Assembler messages:)"),
+    re.compile(r"^([^\s(][^(]*?)\(\d+\): "),
+)
+# Names in diagnostics and line markers that are no file: the compiler's own
+# pseudo-files, and the temporary files it makes itself in the sandbox's
+# private /tmp (cc1plus's assembly, nvcc's intermediate files).
+PSEUDO_FILE_RE = re.compile(r"^(?:<built-in>|<command-line>|/tmp/cc\w+\.s|/tmp/tmpxft_[\w.-]+)$")
+
+
+def _outside_file(args, command, cwd, paths):
+    """The first of these file names (from diagnostics or line markers)
+    that is not a file an exercise may read, or None."""
+    allowed_files = [os.path.join(cwd, args.source)]
+    allowed_folders = None
+    for path in paths:
+        if PSEUDO_FILE_RE.match(path):
+            continue
+        if allowed_folders is None:
+            allowed_folders = list(args.allow) + system_include_folders(command)
+        if not allowed_include(path, cwd, allowed_files, allowed_folders):
+            return path
+    return None
+
+
+def _what(args):
+    return f"starter/{args.name}.cu" if args.name else args.source
+
+
+def diagnostic_refusal(args, command, cwd, text):
+    """The REFUSED line when a diagnostic names a file outside the allowed
+    set (a #line directive naming it, an assembler's .include): the
+    diagnostic, or the caret display beside it, could quote that file."""
+    named = [m.group(1) for line in text.splitlines() for r in DIAGNOSTIC_FILE_RES
+             for m in [r.match(line)] if m]
+    found = _outside_file(args, command, cwd, dict.fromkeys(named))
+    if found is None:
+        return None
+    return (f"REFUSED: {_what(args)} makes the compiler name {found} in a diagnostic, "
+            f"which an exercise may not read (a #line directive naming it?): only the "
+            f"contract headers (chapters/), the CUDA toolkit's and the system compiler's "
+            f"headers")
+
+
+# A line marker of the preprocessed output (`# 12 "path" 2`, `#line 12 "path"`).
+LINE_MARKER_RE = re.compile(rb'^#(?:line)? *\d+ +"((?:[^"\\]|\\.)*)"', re.M)
+
+
+def _unescape(name):
+    """A line marker's file name as the file system spells it (GCC escapes
+    backslashes, quotes and unprintable bytes as octal)."""
+    return re.sub(rb"\\([0-7]{1,3}|.)",
+                  lambda m: (bytes([int(m.group(1), 8) & 0xFF]) if m.group(1)[:1].isdigit()
+                             else m.group(1)), name).decode("utf-8", "surrogateescape")
+
+
+def line_marker_refusal(args, command, cwd, preprocessed):
+    """The REFUSED line when the preprocessed output's line markers name a
+    file outside the allowed set (`#line 3 "/etc/ld.so.conf"`: each
+    diagnostic on that line would name, and could quote, line 3 of it), or
+    None."""
+    try:
+        with open(preprocessed, "rb") as f:
+            text = f.read()
+    except OSError:
+        return None
+    names = dict.fromkeys(_unescape(m.group(1)) for m in LINE_MARKER_RE.finditer(text))
+    found = _outside_file(args, command, cwd, names)
+    if found is None:
+        return None
+    return (f"REFUSED: {_what(args)} names {found} in a #line directive, which an exercise "
+            f"may not read: only the contract headers (chapters/), the CUDA toolkit's and "
+            f"the system compiler's headers")
+
+
+# GCC brackets the text of every asm statement, top-level ones too, with
+# #APP and #NO_APP in its assembly output.
+ASM_STATEMENT_RE = re.compile(r"^#APP$", re.M)
+# The assembler's directives that read a file (.incbin, .include) or make
+# directives out of other text (macros), as a statement of their own
+# (gas's names are case-insensitive; `;` and a label's `:` start a new
+# statement). A section or symbol name (attribute section, an asm label)
+# can smuggle them past #APP.
+ASM_DIRECTIVE_RE = re.compile(r"(?:^|[;:\s])\.(incbin|include|macro|irpc?|altmacro)\b",
+                              re.IGNORECASE | re.M)
+ASM_STRING_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+# What the REFUSED line names of what the assembly does, from this fixed
+# list only (nothing of the assembly is quoted): the directives above and
+# the instructions that make a system call.
+ASM_NAMED_RE = re.compile(r"(?:^|[;:\s])(\.incbin|\.include|\.macro|\.irpc?|\.altmacro|"
+                          r"syscall|sysenter|int\s+\$0x80)\b", re.IGNORECASE | re.M)
+
+
+def assembly_refusal(args, assembly):
+    """The REFUSED line when the compiler's assembly output holds an asm
+    statement or a directive that reads a file (a host exercise is plain C++:
+    asm could read files the preprocessor never saw), or None."""
+    try:
+        with open(assembly, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return None
+    statement = ASM_STATEMENT_RE.search(text)
+    bare = ASM_STRING_RE.sub('""', text)
+    if not statement and not ASM_DIRECTIVE_RE.search(bare):
+        return None
+    what = "an asm statement" if statement else "assembler text in a section or symbol name"
+    named = dict.fromkeys(re.sub(r"\s+", " ", m.group(1).lower())
+                          for m in ASM_NAMED_RE.finditer(bare))
+    if named:
+        what += f", with {', '.join(named)}"
+    return (f"REFUSED: {_what(args)} holds assembly ({what}), which a host exercise may "
+            f"not: it is plain C++, compiled without asm")
+
+
+def _with_mode(command, mode, output):
+    """The compile command with -c replaced by `mode` (-E, -S) and its
+    output by `output`."""
+    changed = []
+    skip = False
+    for i, arg in enumerate(command):
+        if skip:
+            skip = False
+            continue
+        if arg == "-c":
+            changed.append(mode)
+        elif arg == "-o" and i + 1 < len(command):
+            changed += ["-o", output]
+            skip = True
+        else:
+            changed.append(arg)
+    return changed
+
+
+def run_host_checked(args, command, output):
+    """A host exercise's checked compile (GCC): diagnostics without the
+    caret display (it quotes the source line a diagnostic names: with #line,
+    a line of any file). First the preprocessor alone, whose line markers
+    must name only allowed files; then the compile to assembly, which must
+    hold no assembly of the student's; only then the object. A refused pass
+    shows only its REFUSED line."""
+    command = command + ["-fno-diagnostics-show-caret"]
+    cwd = os.getcwd()
+    preprocessed, assembly = output + ".check.ii", output + ".check.s"
+
+    def refuse(line):
+        for p in (output, _option_value(command, "-MF")):
+            if p:
+                try:
+                    os.unlink(os.path.join(cwd, p))
+                except OSError:
+                    pass
+        print(line, file=sys.stderr, flush=True)
+        return 1
+
+    try:
+        # -fno-working-directory: no line marker naming the build folder.
+        status = run_once(args, _with_mode(command, "-E", preprocessed)
+                          + ["-fno-working-directory"], show_on_success=False)
+        if status:
+            return status
+        refused = line_marker_refusal(args, command, cwd, os.path.join(cwd, preprocessed))
+        if refused:
+            return refuse(refused)
+        status = run_once(args, _with_mode(command, "-S", assembly), show_on_success=False)
+        if status:
+            return status
+        refused = assembly_refusal(args, os.path.join(cwd, assembly))
+        if refused:
+            return refuse(refused)
+    finally:
+        for p in (preprocessed, assembly):
+            try:
+                os.unlink(os.path.join(cwd, p))
+            except OSError:
+                pass
+    return run_once(args, command)
+
+
+def run(args):
+    """Run the command under the limits; returns the exit status to use.
+    A checked compile of a host exercise (the C++ compiler making an
+    object) goes through run_host_checked."""
+    output = _option_value(args.command, "-o", "--output-file")
+    if (args.check_includes and not _is_nvcc(args.command) and "-c" in args.command
+            and output):
+        return run_host_checked(args, list(args.command), output)
+    return run_once(args, args.command)
 
 
 def main(argv=None):

@@ -136,12 +136,9 @@ class SandboxTest(unittest.TestCase):
         self.assertTrue((out / "made").exists())
 
 
-@unittest.skipUnless(AVAILABLE, f"the sandbox cannot start here: {WHY}")
-@unittest.skipUnless(shutil.which("g++"), "no g++ here")
-class IncludeVerdictTest(unittest.TestCase):
-    """The launcher compiles in the sandbox and refuses an exercise file
-    that includes anything outside chapters/ and the compiler's headers,
-    showing nothing of the compiler's output then."""
+class LauncherCase(unittest.TestCase):
+    """Compiles a made-up exercise file as a host exercise is compiled in
+    the grader's build: g++ through the launcher, in the sandbox."""
 
     def setUp(self):
         self.tmp = pathlib.Path(tempfile.mkdtemp(prefix="wb-include-test-"))
@@ -165,15 +162,27 @@ class IncludeVerdictTest(unittest.TestCase):
             timeout=wall + 30)
         return done, time.monotonic() - started
 
-    def assertRefused(self, text, names):
+    def assertRefused(self, text, names, why="includes "):
         done, seconds = self.compile(text)
         self.assertNotEqual(done.returncode, 0)
         said = done.stdout + done.stderr
-        self.assertTrue(said.startswith("REFUSED: starter/reduction/ex.cu includes "), said)
+        self.assertTrue(said.startswith(f"REFUSED: starter/reduction/ex.cu {why}"), said)
         self.assertIn(names, said)
         self.assertEqual(len(said.strip().splitlines()), 1, said)
         self.assertLess(seconds, 20)
         self.assertFalse((self.tmp / "out" / "ex.o").exists())
+        # The check passes leave nothing behind.
+        self.assertEqual(sorted(p.name for p in (self.tmp / "out").iterdir()
+                                if ".check." in p.name), [])
+        return said
+
+
+@unittest.skipUnless(AVAILABLE, f"the sandbox cannot start here: {WHY}")
+@unittest.skipUnless(shutil.which("g++"), "no g++ here")
+class IncludeVerdictTest(LauncherCase):
+    """The launcher compiles in the sandbox and refuses an exercise file
+    that includes anything outside chapters/ and the compiler's headers,
+    showing nothing of the compiler's output then."""
 
     def test_contract_and_system_headers_compile(self):
         done, _ = self.compile('#include "reduction/reduction.cuh"\n#include <vector>\n'
@@ -237,6 +246,199 @@ class IncludeVerdictTest(unittest.TestCase):
         self.assertNotEqual(done.returncode, 0)
         self.assertRegex(done.stdout + done.stderr, "^(REFUSED|LIMIT)|\nLIMIT")
         self.assertLess(seconds, 40)
+
+
+# A line of /etc/ld.so.conf (Debian's and Ubuntu's first line), which none
+# of the launcher's output may show.
+LD_SO_CONF_LINE = "include /etc/ld.so.conf.d/*.conf"
+
+
+@unittest.skipUnless(AVAILABLE, f"the sandbox cannot start here: {WHY}")
+@unittest.skipUnless(shutil.which("g++"), "no g++ here")
+@unittest.skipUnless(os.path.exists("/etc/ld.so.conf"), "no /etc/ld.so.conf here")
+class HostAssemblyAndDiagnosticsTest(LauncherCase):
+    """A host exercise holds no assembly (the assembler reads files the
+    preprocessor never saw), and no diagnostic quotes or names a file
+    outside the allowed set (#line makes the compiler quote any file)."""
+
+    def assertQuotesNothing(self, text, names, why):
+        said = self.assertRefused(text, names, why)
+        self.assertNotIn(LD_SO_CONF_LINE, said)
+
+    def test_a_line_directive_naming_a_file_outside_is_refused(self):
+        for text in ('#line 1 "/etc/ld.so.conf"\nint a = not_declared;\n',
+                     '# 1 "/etc/ld.so.conf"\nint a = not_declared;\n',
+                     '#define F "/etc/ld.so.conf"\n#line 1 F\nint a = 1;\n',
+                     '#line 1 "/etc/../etc/ld.so.conf"\nint a = 1;\n',
+                     '#line 1 "../../../../../../../../etc/ld.so.conf"\nint a = not_declared;\n'):
+            with self.subTest(text=text):
+                self.assertQuotesNothing(text, "ld.so.conf", "names ")
+
+    def test_a_line_directive_naming_the_exercise_itself_compiles(self):
+        done, _ = self.compile('#line 10 "ex.cu"\nint a = 1;\n')
+        self.assertEqual(done.returncode, 0, done.stderr)
+
+    def test_assembly_is_refused(self):
+        attempts = {
+            'asm(".section .rodata\\n.incbin \\"/etc/ld.so.conf\\"\\n.text");\n': ".incbin",
+            'asm(".include \\"/etc/ld.so.conf\\"");\n': ".include",
+            'void f() { asm volatile("nop"); }\n': "an asm statement",
+            'void f() { __asm__ ("syscall"); }\n': "syscall",
+            '#define A(x) __as##m__(x)\nA(".INCBIN \\"/etc/ld.so.conf\\"");\n': ".incbin",
+            # No asm statement: text smuggled in a section name, an asm
+            # label (symbol name) and a weak reference's target.
+            'int x __attribute__((section(".data\\n.incbin \\"/etc/ld.so.conf\\"\\n#")))'
+            ' = 1;\n': ".incbin",
+            'extern "C" int y asm("y\\n.include \\"/etc/ld.so.conf\\"\\n#");\n'
+            'int g() { return y; }\n': ".include",
+            'static int w __attribute__((weakref("v\\n.incbin \\"/etc/ld.so.conf\\"\\n#")));\n'
+            'int h() { return w; }\n': ".incbin",
+        }
+        for text, names in attempts.items():
+            with self.subTest(text=text):
+                self.assertQuotesNothing(text, names, "holds assembly")
+
+    def test_a_string_that_reads_like_a_directive_compiles(self):
+        done, _ = self.compile('const char* s = "x\\n.incbin \\"/etc/ld.so.conf\\"";\n'
+                               'const char* f() { return s; }\n')
+        self.assertEqual(done.returncode, 0, done.stderr)
+
+    def test_errors_are_shown_without_the_caret_display_and_warnings_once(self):
+        done, _ = self.compile('#warning look here\nint f() { return 1 }\n')
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn("error", done.stderr)
+        self.assertNotIn("REFUSED", done.stderr)
+        self.assertNotIn(" | ", done.stderr)   # no quoted source line
+        self.assertEqual(done.stderr.count("look here"), 1, done.stderr)
+        done, _ = self.compile('#warning look here\nint f() { return 1; }\n')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stderr.count("look here"), 1, done.stderr)
+        self.assertTrue((self.tmp / "out" / "ex.o").exists())
+
+    def test_the_reference_and_the_pristine_host_exercises_hold_no_assembly(self):
+        sources = [ROOT / impl / "reduction" / "effectiveBandwidth.cu"
+                   for impl in ("solutions", "starter")]
+        sources += sorted((ROOT / "solutions" / "config").glob("*.cu"))
+        sources += sorted((ROOT / "starter" / "config").glob("*.cu"))
+        for source in sources:
+            with self.subTest(source=source.relative_to(ROOT)):
+                assembly = self.tmp / "out" / f"{source.stem}.s"
+                done = subprocess.run(
+                    ["g++", "-x", "c++", "-S", "-O3", "-std=c++17", "-Wno-attributes",
+                     f"-I{ROOT / 'chapters'}", *CUDA_INCLUDE, "-o", str(assembly),
+                     str(source)], capture_output=True, text=True, timeout=120)
+                self.assertEqual(done.returncode, 0, done.stderr)
+                self.assertNotIn("#APP", assembly.read_text())
+                done, _ = self.compile(source.read_text())
+                self.assertEqual(done.returncode, 0, done.stderr)
+
+
+class DiagnosticNamesTest(unittest.TestCase):
+    """Which files the launcher finds named in a compiler's diagnostics."""
+
+    def refusal(self, text):
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("compile_with_limits", LAUNCHER)
+        launcher = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(launcher)
+        args = launcher.parse_args(["--check-includes", "--source", "ex.cu", "--allow",
+                                    str(ROOT / "chapters"), "--name", "reduction/ex",
+                                    "--", "g++", "-c", "ex.cu"])
+        return launcher.diagnostic_refusal(args, args.command, str(ROOT), text)
+
+    def test_a_file_outside_named_in_any_form_is_refused(self):
+        for text in ("/etc/ld.so.conf:1: Error: no such instruction: `x'\n",
+                     "/etc/ld.so.conf: Assembler messages:\n",
+                     "/etc/ld.so.conf:3:21: error: 'x' was not declared in this scope\n",
+                     "/etc/ld.so.conf: In function 'int f()':\n",
+                     "In file included from /etc/ld.so.conf:2,\n",
+                     "                 from /etc/ld.so.conf:2:\n",
+                     "/etc/ld.so.conf(4): error: identifier \"x\" is undefined\n"):
+            with self.subTest(text=text):
+                said = self.refusal(text)
+                self.assertIsNotNone(said)
+                self.assertIn("/etc/ld.so.conf", said)
+
+    def test_the_exercise_the_headers_and_the_compilers_own_files_are_not(self):
+        header = ROOT / "chapters" / "reduction" / "reduction.cuh"
+        for text in ("ex.cu:3:5: error: expected ';'\n",
+                     "ex.cu: In function 'int f()':\n",
+                     f"In file included from {header}:2,\n",
+                     "ex.cu(4): warning #177-D: variable \"x\" was declared but never used\n",
+                     "/tmp/ccA1b2C3.s: Assembler messages:\n",
+                     "<command-line>: warning: \"X\" redefined\n",
+                     "ptxas /tmp/tmpxft_0001_00000000-6_ex.ptx, line 25; fatal   : Parsing error\n",
+                     "collect2: error: ld returned 1 exit status\n",
+                     "nvcc warning : The -std=c++17 flag is ignored\n"):
+            with self.subTest(text=text):
+                self.assertIsNone(self.refusal(text))
+
+
+def _nvcc():
+    found = shutil.which("nvcc")
+    return found or ("/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc")
+                     else None)
+
+
+CUDA_INCLUDE = ([f"-I{os.path.dirname(os.path.dirname(os.path.realpath(_nvcc())))}/include"]
+                if _nvcc() else [])
+
+
+@unittest.skipUnless(AVAILABLE, f"the sandbox cannot start here: {WHY}")
+@unittest.skipUnless(_nvcc(), "no nvcc here")
+@unittest.skipUnless(os.path.exists("/etc/ld.so.conf"), "no /etc/ld.so.conf here")
+class KernelModuleTricksTest(unittest.TestCase):
+    """The host exercises' three ways to read a file, tried on a kernel
+    module (nvcc -fatbin, as the grader's build compiles one): refused, or
+    failing without quoting the file, or without its bytes in the module."""
+
+    def setUp(self):
+        self.tmp = pathlib.Path(tempfile.mkdtemp(prefix="wb-module-test-"))
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+        (self.tmp / "out").mkdir()
+
+    def compile(self, text):
+        source = self.tmp / "ex.cu"
+        source.write_text(text)
+        done = subprocess.run(
+            [sys.executable, str(LAUNCHER), "--sandbox", "--source", str(source), "--allow",
+             str(ROOT / "chapters"), "--name", "reduction/ex", "--",
+             _nvcc(), "-fatbin", "-std=c++17", "-lineinfo", "-DWB_EXERCISE_MODULE",
+             f"-I{ROOT / 'chapters'}", "--generate-code=arch=compute_90,code=sm_90", "-MD",
+             "-MF", "out/ex.fatbin.d", "-o", "out/ex.fatbin", str(source)],
+            cwd=self.tmp, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+            timeout=240)
+        return done, done.stdout + done.stderr
+
+    def test_a_line_directive_naming_a_file_outside_is_refused(self):
+        done, said = self.compile('#line 1 "/etc/ld.so.conf"\n'
+                                  '__global__ void k(int* p) { *p = not_declared; }\n')
+        self.assertNotEqual(done.returncode, 0)
+        self.assertTrue(said.startswith("REFUSED: "), said)
+        self.assertIn("/etc/ld.so.conf", said)
+        self.assertNotIn(LD_SO_CONF_LINE, said)
+
+    def test_device_assembly_cannot_read_a_file(self):
+        # PTX has neither directive: ptxas fails on its name alone.
+        for directive in (".incbin", ".include"):
+            with self.subTest(directive=directive):
+                done, said = self.compile(
+                    f'__global__ void k(int* p) {{ asm volatile("{directive} '
+                    f'\\"/etc/ld.so.conf\\""); }}\n')
+                self.assertNotEqual(done.returncode, 0)
+                self.assertNotIn(LD_SO_CONF_LINE, said)
+                self.assertFalse((self.tmp / "out" / "ex.fatbin").exists())
+
+    def test_top_level_assembly_is_not_in_a_module(self):
+        # A module is device code only: the host's top-level asm is dropped.
+        for directive in (".incbin", ".include"):
+            with self.subTest(directive=directive):
+                done, said = self.compile(f'asm("{directive} \\"/etc/ld.so.conf\\"");\n'
+                                          '__global__ void k(int* p) { *p = 1; }\n')
+                self.assertNotIn(LD_SO_CONF_LINE, said)
+                if done.returncode == 0:
+                    module = (self.tmp / "out" / "ex.fatbin").read_bytes()
+                    self.assertNotIn(b"ld.so.conf.d", module)
 
 
 class GradeNeedsTheSandboxTest(unittest.TestCase):
