@@ -472,11 +472,11 @@ class GradeNeedsTheSandboxTest(unittest.TestCase):
     def test_unconfined_takes_the_compiles_out_of_the_sandbox_only(self):
         from grader import run as grun
         options = grun.Options(points=None, work_dir=pathlib.Path("w"), gpu_present=False,
-                               gpu_note="", cmake_args=("-DX=1",))
-        self.assertEqual(options.build_args, ("-DX=1",))
+                               gpu_note="", cmake_args=("-DWB_COMPILE_WALL_SECONDS=30",))
+        self.assertEqual(options.build_args, ("-DWB_COMPILE_WALL_SECONDS=30",))
         options.confined = False
         # The include check (WB_CHECK_INCLUDES, on in the grader preset) stays.
-        self.assertEqual(options.build_args, ("-DX=1", "-DWB_SANDBOX_COMPILES=OFF"))
+        self.assertEqual(options.build_args, ("-DWB_COMPILE_WALL_SECONDS=30", "-DWB_SANDBOX_COMPILES=OFF"))
 
     def test_slurm_tasks_get_unconfined_passed_on(self):
         from grader import grade
