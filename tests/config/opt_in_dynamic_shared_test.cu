@@ -1,9 +1,10 @@
 // Tests of optInDynamicShared (book section 5.1). The test owns a kernel
 // that reverses each block's slice of an array through a dynamic shared
-// array as large as the launch gives it. The GPU tests run whole in a child
-// process (wb/isolated_gpu.h): after the call they read the kernel's
-// maxDynamicSharedSizeBytes back, launch it above 48 KB and check every
-// element; the host test needs no GPU.
+// array as large as the launch gives it. The GPU tests call the exercise in
+// one child and judge in another that runs no student code
+// (recorded_check.h): there they set the recorded opt-in again, read the
+// kernel's maxDynamicSharedSizeBytes back, launch it above 48 KB and check
+// every element; the host test needs no GPU.
 #include <gtest/gtest.h>
 
 #include <climits>
@@ -14,6 +15,7 @@
 #include "config/config.cuh"
 #include "config_check.h"
 #include "config_test_kernels.h"
+#include "recorded_check.h"
 #include "wb/isolated.h"
 #include "wb/isolated_gpu.h"
 
@@ -71,76 +73,114 @@ std::string launchAndCheck(std::size_t bytes) {
   return problem;
 }
 
-// The exercise's opt-in to `bytes`, a launch that uses all of it, and the
-// attribute read back: every problem found, "" when there is none.
-std::string optInAndLaunch(std::size_t bytes) {
-  const cudaError_t err = optInDynamicShared(kernel(), bytes);
-  if (err != cudaSuccess) {
-    return "optInDynamicShared(kernel, " + std::to_string(bytes) + ") returned " +
-           check::errorName(err);
-  }
+// Judged in a child that runs no student code (recorded_check.h): the
+// opt-in the student's call `i` made, set again here, then a launch that uses
+// all `bytes` and the attribute read back; every problem found, "" when
+// there is none.
+std::string judgeOptIn(const std::vector<IsolatedResult>& results, const check::Replay& replay,
+                       std::size_t i, std::size_t bytes) {
+  const std::string call = "optInDynamicShared(kernel, " + std::to_string(bytes) + ")";
+  if (results[i].kind != IsolatedResult::Kind::Returned) return call + " " + results[i].describe();
+  const check::Replayed done = replay.apply(i);
+  if (!done.problems.empty()) return call + ": " + done.problems;
+  const auto err = static_cast<cudaError_t>(static_cast<int>(results[i].value));
+  if (err != cudaSuccess) return call + " returned " + check::errorName(err);
   std::string problems = launchAndCheck(bytes);
   const int max = check::kernelAttributes(kernel(), "reverseThroughShared").maxDynamicSharedSizeBytes;
   if (static_cast<std::size_t>(max) != bytes) {
-    problems += std::string(problems.empty() ? "" : "; ") + "after optInDynamicShared(kernel, " +
-                std::to_string(bytes) + ") the kernel's maxDynamicSharedSizeBytes is " +
-                std::to_string(max) + ": it was not opted in to that size";
+    problems += std::string(problems.empty() ? "" : "; ") + "after " + call +
+                " the kernel's maxDynamicSharedSizeBytes is " + std::to_string(max) +
+                ": it was not opted in to that size";
   }
   return problems;
 }
 
+// The opt-in of `bytes(limits)`: the student's call in one child, the
+// judgement in another (check::checkOnGpu).
+IsolatedResult checkOptIn(std::size_t (*bytesFor)(const SharedMemoryLimits&)) {
+  return check::checkOnGpu(
+      1,
+      [bytesFor](std::size_t) {
+        return static_cast<double>(optInDynamicShared(kernel(), bytesFor(check::deviceLimits())));
+      },
+      {kernel()},
+      [bytesFor](const std::vector<IsolatedResult>& results, const check::Replay& replay) {
+        return judgeOptIn(results, replay, 0, bytesFor(check::deviceLimits()));
+      });
+}
+
 TEST(HostOptInDynamicShared, RefusesACountThatDoesNotFitInAnInt) {
-  // 4 GiB + 1 KB would become 1 KB as an int: a silent opt-in to the wrong size.
+  // 4 GiB + 1 KB would become 1 KB as an int: a silent opt-in to the wrong
+  // size. Called in a child without CUDA: the refusal must come before any
+  // runtime call, and the record says whether one was made.
   const std::size_t counts[] = {(std::size_t{1} << 32) + 1024,
                                 static_cast<std::size_t>(INT_MAX) + 1};
-  for (const std::size_t bytes : counts) {
-    const IsolatedResult r =
-        callIsolated([bytes] { return static_cast<double>(optInDynamicShared(kernel(), bytes)); },
-                     20, ChildSetup::Cuda);
-    ASSERT_EQ(r.kind, IsolatedResult::Kind::Returned) << "optInDynamicShared(" << bytes << ") "
-                                                      << r.describe();
-    EXPECT_EQ(static_cast<int>(r.value), static_cast<int>(cudaErrorInvalidValue))
-        << "optInDynamicShared(kernel, " << bytes << ") returned "
-        << cudaGetErrorName(static_cast<cudaError_t>(static_cast<int>(r.value)))
+  const check::RecordedCalls r = check::callRecorded(
+      2, [&counts](std::size_t i) { return static_cast<double>(optInDynamicShared(kernel(), counts[i])); },
+      ChildSetup::HostOnly, 20);
+  ASSERT_EQ(r.problem, "");
+  for (std::size_t i = 0; i < 2; ++i) {
+    ASSERT_EQ(r.results[i].kind, IsolatedResult::Kind::Returned)
+        << "optInDynamicShared(" << counts[i] << ") " << r.results[i].describe();
+    EXPECT_EQ(static_cast<int>(r.results[i].value), static_cast<int>(cudaErrorInvalidValue))
+        << "optInDynamicShared(kernel, " << counts[i] << ") returned "
+        << cudaGetErrorName(static_cast<cudaError_t>(static_cast<int>(r.results[i].value)))
         << "; a count that does not fit in an int must be refused with cudaErrorInvalidValue, "
            "without calling the runtime";
+    EXPECT_TRUE(r.calls[i].empty())
+        << "optInDynamicShared(kernel, " << counts[i] << ") called cudaFuncSetAttribute with "
+        << (r.calls[i].empty() ? 0 : r.calls[i].front().value)
+        << "; refuse a count that does not fit in an int before calling the runtime";
   }
 }
 
+std::size_t justAbove48KB(const SharedMemoryLimits&) { return kDefaultSharedPerBlock + 1024; }
+std::size_t wholeOptInLimit(const SharedMemoryLimits& l) {
+  return l.perBlockOptin - l.perBlockOptin % sizeof(int);
+}
+
 TEST(GpuOptInDynamicShared, LaunchesJustAbove48KB) {
-  WB_EXPECT_ISOLATED_CHECK(checkIsolatedOnGpu([] {
-    // The premise first, on this GPU and runtime: before the opt-in, a launch
-    // with 49 KB fails. (Part of this test rather than one of its own, which
-    // would pass, and earn points, whatever the exercise does.)
-    const std::size_t bytes = kDefaultSharedPerBlock + 1024;
-    const cudaError_t before =
-        test_kernels::launchReverseThroughShared(1, kThreads, bytes, nullptr, nullptr, 0);
+  // The premise first, on this GPU and runtime: before the opt-in, a launch
+  // with 49 KB fails. (Part of this test rather than one of its own, which
+  // would pass, and earn points, whatever the exercise does.)
+  WB_EXPECT_ISOLATED_CHECK(judgeOnGpu([] {
+    const cudaError_t before = test_kernels::launchReverseThroughShared(
+        1, kThreads, justAbove48KB({}), nullptr, nullptr, 0);
     cudaDeviceSynchronize();
     if (before != cudaErrorInvalidValue) {
       return "the test's premise does not hold: a launch with 49 KB of dynamic shared memory "
              "and no opt-in returned " + check::errorName(before) + ", not cudaErrorInvalidValue";
     }
-    return optInAndLaunch(bytes);
+    return std::string();
   }));
+  WB_EXPECT_ISOLATED_CHECK(checkOptIn(justAbove48KB));
 }
 
 TEST(GpuOptInDynamicShared, LaunchesWithTheWholeOptInLimit) {
-  WB_EXPECT_ISOLATED_CHECK(checkIsolatedOnGpu([] {
-    const std::size_t limit = check::deviceLimits().perBlockOptin;
-    return optInAndLaunch(limit - limit % sizeof(int));
-  }));
+  WB_EXPECT_ISOLATED_CHECK(checkOptIn(wholeOptInLimit));
 }
 
 TEST(GpuOptInDynamicShared, ReturnsTheErrorForMoreThanTheDeviceGives) {
-  WB_EXPECT_ISOLATED_CHECK(checkIsolatedOnGpu([] {
-    const std::size_t bytes = check::deviceLimits().perBlockOptin + 1024;
-    const cudaError_t err = optInDynamicShared(kernel(), bytes);
-    if (err == cudaSuccess) {
-      return "optInDynamicShared(kernel, " + std::to_string(bytes) + "), more than a block may " +
-             "have on this GPU, returned cudaSuccess: return what the runtime says";
-    }
-    return std::string();
-  }));
+  const auto tooMuch = [] { return check::deviceLimits().perBlockOptin + 1024; };
+  WB_EXPECT_ISOLATED_CHECK(check::checkOnGpu(
+      1, [&tooMuch](std::size_t) { return static_cast<double>(optInDynamicShared(kernel(), tooMuch())); },
+      {kernel()},
+      [&tooMuch](const std::vector<IsolatedResult>& results, const check::Replay& replay) {
+        const std::string call = "optInDynamicShared(kernel, " + std::to_string(tooMuch()) + ")";
+        if (results[0].kind != IsolatedResult::Kind::Returned) return call + " " + results[0].describe();
+        const check::Replayed done = replay.apply(0);
+        if (!done.problems.empty()) return call + ": " + done.problems;
+        const auto err = static_cast<cudaError_t>(static_cast<int>(results[0].value));
+        if (err == cudaSuccess) {
+          return call + ", more than a block may have on this GPU, returned cudaSuccess: " +
+                 "return what the runtime says";
+        }
+        if (done.calls > 0 && err != done.last) {
+          return call + " returned " + check::errorName(err) + " where the runtime said " +
+                 check::errorName(done.last) + ": return what the runtime says";
+        }
+        return std::string();
+      }));
 }
 
 }  // namespace

@@ -1,9 +1,10 @@
 // Tests of preferSharedCarveout (book section 5.1). The test owns the
-// kernels it configures. The GPU tests run whole in a child process
-// (wb/isolated_gpu.h): after the call they read the preference back with
-// cudaFuncGetAttributes and ask the occupancy API how many blocks of a
-// shared-memory-heavy kernel fit, against a twin kernel the test configures
-// itself; the host test needs no GPU.
+// kernels it configures. The GPU tests call the exercise in one child and
+// judge in another that runs no student code (recorded_check.h): there they
+// set the recorded preference again, read it back with cudaFuncGetAttributes
+// and ask the occupancy API how many blocks of a shared-memory-heavy kernel
+// fit, against a twin kernel the test configures itself; the host test needs
+// no GPU.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -11,6 +12,7 @@
 #include "config/config.cuh"
 #include "config_check.h"
 #include "config_test_kernels.h"
+#include "recorded_check.h"
 #include "wb/isolated.h"
 #include "wb/isolated_gpu.h"
 
@@ -28,72 +30,96 @@ constexpr int kThreads = 32;
 constexpr std::size_t kHeavyBytes = 8 * 1024;
 
 TEST(HostPreferSharedCarveout, RefusesAPercentOutsideMinusOneToHundred) {
-  for (const int percent : {101, 150, -2, -100}) {
-    const IsolatedResult r =
-        callIsolated([percent] { return static_cast<double>(preferSharedCarveout(kernel(), percent)); },
-                     20, ChildSetup::Cuda);
-    ASSERT_EQ(r.kind, IsolatedResult::Kind::Returned) << "preferSharedCarveout(" << percent << ") "
-                                                      << r.describe();
-    EXPECT_EQ(static_cast<int>(r.value), static_cast<int>(cudaErrorInvalidValue))
-        << "preferSharedCarveout(kernel, " << percent << ") returned "
-        << cudaGetErrorName(static_cast<cudaError_t>(static_cast<int>(r.value)))
+  // Called in a child without CUDA: the refusal must come before any runtime
+  // call, and the record says whether one was made.
+  const int percents[] = {101, 150, -2, -100};
+  const check::RecordedCalls r = check::callRecorded(
+      4, [&percents](std::size_t i) { return static_cast<double>(preferSharedCarveout(kernel(), percents[i])); },
+      ChildSetup::HostOnly, 20);
+  ASSERT_EQ(r.problem, "");
+  for (std::size_t i = 0; i < 4; ++i) {
+    ASSERT_EQ(r.results[i].kind, IsolatedResult::Kind::Returned)
+        << "preferSharedCarveout(" << percents[i] << ") " << r.results[i].describe();
+    EXPECT_EQ(static_cast<int>(r.results[i].value), static_cast<int>(cudaErrorInvalidValue))
+        << "preferSharedCarveout(kernel, " << percents[i] << ") returned "
+        << cudaGetErrorName(static_cast<cudaError_t>(static_cast<int>(r.results[i].value)))
         << "; a percent outside [-1, 100] must be refused with cudaErrorInvalidValue, "
            "without calling the runtime";
+    EXPECT_TRUE(r.calls[i].empty())
+        << "preferSharedCarveout(kernel, " << percents[i]
+        << ") called cudaFuncSetAttribute; refuse a percent outside [-1, 100] before calling "
+           "the runtime";
   }
 }
 
+// What call `i`, preferSharedCarveout(kernel, percent), did: "" when it
+// returned cudaSuccess and its recorded calls could be made again here.
+std::string judgeCall(const std::vector<IsolatedResult>& results, const check::Replay& replay,
+                      std::size_t i, int percent) {
+  const std::string call = "preferSharedCarveout(kernel, " + std::to_string(percent) + ")";
+  if (results[i].kind != IsolatedResult::Kind::Returned) return call + " " + results[i].describe() + "; ";
+  const check::Replayed done = replay.apply(i);
+  if (!done.problems.empty()) return call + ": " + done.problems;
+  const auto err = static_cast<cudaError_t>(static_cast<int>(results[i].value));
+  if (err != cudaSuccess) return call + " returned " + check::errorName(err) + "; ";
+  return "";
+}
+
 TEST(GpuPreferSharedCarveout, TheKernelReportsThePreferenceSet) {
-  WB_EXPECT_ISOLATED_CHECK(checkIsolatedOnGpu([] {
-    std::string problems;
-    for (const int percent : {25, 100, 0, 50}) {
-      const cudaError_t err = preferSharedCarveout(kernel(), percent);
-      if (err != cudaSuccess) {
-        problems += "preferSharedCarveout(kernel, " + std::to_string(percent) + ") returned " +
-                    check::errorName(err) + "; ";
-        continue;
-      }
-      const int got = check::kernelAttributes(kernel(), "carveoutKernel").preferredShmemCarveout;
-      if (got != percent) {
-        problems += "after preferSharedCarveout(kernel, " + std::to_string(percent) +
-                    ") cudaFuncGetAttributes reports preferredShmemCarveout " +
-                    std::to_string(got) +
-                    " (set cudaFuncAttributePreferredSharedMemoryCarveout); ";
-      }
-    }
-    return problems;
-  }));
+  static const int percents[] = {25, 100, 0, 50};
+  WB_EXPECT_ISOLATED_CHECK(check::checkOnGpu(
+      4, [](std::size_t i) { return static_cast<double>(preferSharedCarveout(kernel(), percents[i])); },
+      {kernel()},
+      [](const std::vector<IsolatedResult>& results, const check::Replay& replay) {
+        std::string problems;
+        for (std::size_t i = 0; i < 4; ++i) {
+          const std::string wrong = judgeCall(results, replay, i, percents[i]);
+          if (!wrong.empty()) {
+            problems += wrong;
+            continue;
+          }
+          const int got = check::kernelAttributes(kernel(), "carveoutKernel").preferredShmemCarveout;
+          if (got != percents[i]) {
+            problems += "after preferSharedCarveout(kernel, " + std::to_string(percents[i]) +
+                        ") cudaFuncGetAttributes reports preferredShmemCarveout " +
+                        std::to_string(got) +
+                        " (set cudaFuncAttributePreferredSharedMemoryCarveout); ";
+          }
+        }
+        return problems;
+      }));
 }
 
 TEST(GpuPreferSharedCarveout, ASmallCarveoutHoldsFewerSharedHeavyBlocks) {
-  WB_EXPECT_ISOLATED_CHECK(checkIsolatedOnGpu([] {
-    std::string problems;
-    int blocks[2] = {0, 0};
-    const int percents[2] = {25, 100};
-    for (int i = 0; i < 2; ++i) {
-      const cudaError_t err = preferSharedCarveout(kernel(), percents[i]);
-      if (err != cudaSuccess) {
-        return "preferSharedCarveout(kernel, " + std::to_string(percents[i]) + ") returned " +
-               check::errorName(err);
-      }
-      blocks[i] = check::occupancy(kernel(), kThreads, kHeavyBytes);
-      // The twin, configured by the test itself, is the expected answer.
-      const cudaError_t twinErr =
-          cudaFuncSetAttribute(twin(), cudaFuncAttributePreferredSharedMemoryCarveout, percents[i]);
-      if (twinErr != cudaSuccess) return std::string("the test could not configure its twin kernel");
-      const int expected = check::occupancy(twin(), kThreads, kHeavyBytes);
-      if (blocks[i] != expected) {
-        problems += "with a " + std::to_string(percents[i]) + "% carveout the occupancy API " +
-                    "holds " + std::to_string(blocks[i]) + " blocks of 8 KB per SM; the same " +
-                    "preference set by the test gives " + std::to_string(expected) + "; ";
-      }
-    }
-    if (blocks[0] >= blocks[1]) {
-      problems += "a 25% carveout holds " + std::to_string(blocks[0]) +
-                  " blocks of 8 KB per SM and 100% holds " + std::to_string(blocks[1]) +
-                  ": the preference had no effect; ";
-    }
-    return problems;
-  }));
+  static const int percents[2] = {25, 100};
+  WB_EXPECT_ISOLATED_CHECK(check::checkOnGpu(
+      2, [](std::size_t i) { return static_cast<double>(preferSharedCarveout(kernel(), percents[i])); },
+      {kernel()},
+      [](const std::vector<IsolatedResult>& results, const check::Replay& replay) {
+        std::string problems;
+        int blocks[2] = {0, 0};
+        for (std::size_t i = 0; i < 2; ++i) {
+          const std::string wrong = judgeCall(results, replay, i, percents[i]);
+          if (!wrong.empty()) return wrong;
+          blocks[i] = check::occupancy(kernel(), kThreads, kHeavyBytes);
+          // The twin, configured by the test itself, is the expected answer.
+          const cudaError_t twinErr = cudaFuncSetAttribute(
+              twin(), cudaFuncAttributePreferredSharedMemoryCarveout, percents[i]);
+          if (twinErr != cudaSuccess) return std::string("the test could not configure its twin kernel");
+          const int expected = check::occupancy(twin(), kThreads, kHeavyBytes);
+          if (blocks[i] != expected) {
+            problems += "with a " + std::to_string(percents[i]) + "% carveout the occupancy API " +
+                        "holds " + std::to_string(blocks[i]) + " blocks of 8 KB per SM; the same " +
+                        "preference set by the test gives " + std::to_string(expected) + "; ";
+          }
+        }
+        if (blocks[0] >= blocks[1]) {
+          problems += "a 25% carveout holds " + std::to_string(blocks[0]) +
+                      " blocks of 8 KB per SM and 100% holds " + std::to_string(blocks[1]) +
+                      ": the preference had no effect; ";
+        }
+        return problems;
+      }));
 }
 
 }  // namespace

@@ -1,13 +1,18 @@
 // Tests of the worked example sharedMemoryLimits (book section 5.1). The
-// function reads device attributes, so its GPU test runs whole in a child
-// process (wb/isolated_gpu.h) and compares with the attributes the test
-// reads itself; the host test needs no GPU.
+// function reads device attributes, so its GPU tests call it in a child with a
+// GPU and compare what it returned, in another child that runs no student
+// code (recorded_check.h), with the attributes the test reads itself; the
+// host test needs no GPU.
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "config/config.cuh"
 #include "config_check.h"
+#include "recorded_check.h"
 #include "wb/isolated.h"
 #include "wb/isolated_gpu.h"
 
@@ -35,36 +40,67 @@ TEST(HostSharedMemoryLimits, NamesTheErrorForADeviceThatDoesNotExist) {
       << "the message should name the CUDA error: " << r.detail;
 }
 
+// The fields of SharedMemoryLimits, in the order the student's child
+// returns them (one call each).
+constexpr std::size_t kFields = 8;
+const char* const kFieldNames[kFields] = {
+    "computeMajor",      "computeMinor",     "perBlockDefault",       "perBlockOptin",
+    "perMultiprocessor", "reservedPerBlock", "allocationGranularity", "maxBlocksPerMultiprocessor"};
+
+double field(const SharedMemoryLimits& l, std::size_t i) {
+  const double fields[kFields] = {
+      static_cast<double>(l.computeMajor),      static_cast<double>(l.computeMinor),
+      static_cast<double>(l.perBlockDefault),   static_cast<double>(l.perBlockOptin),
+      static_cast<double>(l.perMultiprocessor), static_cast<double>(l.reservedPerBlock),
+      static_cast<double>(l.allocationGranularity),
+      static_cast<double>(l.maxBlocksPerMultiprocessor)};
+  return fields[i];
+}
+
+// sharedMemoryLimits(current device), one field per call, in a child with a
+// GPU; judged by @p judge in a child that runs no student code
+// (recorded_check.h).
+IsolatedResult checkLimits(
+    const std::function<std::string(const std::vector<IsolatedResult>&)>& judge) {
+  return check::checkOnGpu(
+      kFields,
+      [](std::size_t i) {
+        int device = 0;
+        if (cudaGetDevice(&device) != cudaSuccess) throw std::runtime_error("cudaGetDevice failed");
+        return field(sharedMemoryLimits(device), i);
+      },
+      {}, [&judge](const std::vector<IsolatedResult>& results, const check::Replay&) {
+        for (const IsolatedResult& r : results) {
+          if (r.kind != IsolatedResult::Kind::Returned) {
+            return "sharedMemoryLimits(device) " + r.describe();
+          }
+        }
+        return judge(results);
+      });
+}
+
 TEST(GpuSharedMemoryLimits, MatchesTheDeviceAttributes) {
-  WB_EXPECT_ISOLATED_CHECK(checkIsolatedOnGpu([] {
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess) return std::string("cudaGetDevice failed");
+  WB_EXPECT_ISOLATED_CHECK(checkLimits([](const std::vector<IsolatedResult>& got) {
     const SharedMemoryLimits expected = check::deviceLimits();
-    const SharedMemoryLimits got = sharedMemoryLimits(device);
     std::string problems;
-    problems += compare("computeMajor", got.computeMajor, expected.computeMajor);
-    problems += compare("computeMinor", got.computeMinor, expected.computeMinor);
-    problems += compare("perBlockDefault", got.perBlockDefault, expected.perBlockDefault);
-    problems += compare("perBlockOptin", got.perBlockOptin, expected.perBlockOptin);
-    problems += compare("perMultiprocessor", got.perMultiprocessor, expected.perMultiprocessor);
-    problems += compare("reservedPerBlock", got.reservedPerBlock, expected.reservedPerBlock);
-    problems += compare("allocationGranularity", got.allocationGranularity,
-                        expected.allocationGranularity);
-    problems += compare("maxBlocksPerMultiprocessor", got.maxBlocksPerMultiprocessor,
-                        expected.maxBlocksPerMultiprocessor);
+    for (std::size_t i = 0; i < kFields; ++i) {
+      problems += compare(kFieldNames[i], static_cast<long long>(got[i].value),
+                          static_cast<long long>(field(expected, i)));
+    }
     return problems;
   }));
 }
 
 TEST(GpuSharedMemoryLimits, DefaultPerBlockIs48KBAndTheOptInIsAtLeastThat) {
   // What notes.md says of every GPU the workbook supports (sm_75 and newer).
-  WB_EXPECT_ISOLATED_CHECK(checkIsolatedOnGpu([] {
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess) return std::string("cudaGetDevice failed");
-    const SharedMemoryLimits l = sharedMemoryLimits(device);
-    std::string problems = compare("perBlockDefault", l.perBlockDefault, kDefaultSharedPerBlock);
-    if (l.perBlockOptin < l.perBlockDefault) problems += "perBlockOptin is below 48 KB; ";
-    if (l.perBlockOptin + l.reservedPerBlock > l.perMultiprocessor) {
+  WB_EXPECT_ISOLATED_CHECK(checkLimits([](const std::vector<IsolatedResult>& got) {
+    const auto perBlockDefault = static_cast<long long>(got[2].value);
+    const auto perBlockOptin = static_cast<long long>(got[3].value);
+    const auto perMultiprocessor = static_cast<long long>(got[4].value);
+    const auto reservedPerBlock = static_cast<long long>(got[5].value);
+    std::string problems = compare("perBlockDefault", perBlockDefault, kDefaultSharedPerBlock);
+    if (perBlockOptin < perBlockDefault) problems += "perBlockOptin is below 48 KB; ";
+    if (perBlockOptin + reservedPerBlock > perMultiprocessor) {
       problems += "a block at the opt-in limit plus its reservation does not fit on an SM; ";
     }
     return problems;

@@ -335,12 +335,31 @@ std::vector<IsolatedResult> callIsolatedEach(std::size_t count,
       count, [&call](std::size_t i, Answer& a) { a.value = call(i); }, timeoutSeconds, setup);
 }
 
+std::vector<IsolatedResult> callIsolatedEachWithEvidence(
+    std::size_t count, const std::function<double(std::size_t, std::string&)>& call,
+    int timeoutSeconds, ChildSetup setup) {
+  if (count == 0) return {};
+  return runInChild(
+      count,
+      [&call](std::size_t i, Answer& a) {
+        std::string evidence;
+        a.value = call(i, evidence);
+        if (evidence.size() >= sizeof a.detail) {
+          throw std::length_error("the evidence of call " + std::to_string(i) + " is " +
+                                  std::to_string(evidence.size()) + " characters long, more "
+                                  "than an answer holds");
+        }
+        copyDetail(a, evidence.c_str());
+      },
+      timeoutSeconds, setup);
+}
+
 IsolatedResult callIsolated(const std::function<double()>& fn, int timeoutSeconds,
                             ChildSetup setup) {
   return callIsolatedEach(1, [&fn](std::size_t) { return fn(); }, timeoutSeconds, setup).front();
 }
 
-IsolatedResult checkIsolatedOnGpu(const std::function<std::string()>& check, int timeoutSeconds) {
+IsolatedResult judgeOnGpu(const std::function<std::string()>& check, int timeoutSeconds) {
   return runInChild(
              1, [&check](std::size_t, Answer& a) { copyDetail(a, check().c_str()); },
              timeoutSeconds, ChildSetup::Gpu)

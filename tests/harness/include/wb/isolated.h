@@ -24,7 +24,10 @@
  * and can write to the pipe too. So the child sends back only the raw results
  * of the calls the test asked for, and the test process compares them with
  * what it computes itself (callIsolatedEach); forging an answer then means
- * computing it. The GPU checks are the exception (wb/isolated_gpu.h).
+ * computing it. Where the evidence is CUDA state (a kernel attribute the
+ * function set), the child sends a record of the runtime calls instead, and
+ * a second child that runs no student code makes them again and is judged
+ * there (wb/isolated_gpu.h, tests/config/recorded_check.h).
  */
 #pragma once
 
@@ -85,12 +88,25 @@ std::vector<IsolatedResult> callIsolatedEach(std::size_t count,
                                              int timeoutSeconds = 20,
                                              ChildSetup setup = ChildSetup::HostOnly);
 
+/**
+ * @brief callIsolatedEach, where each call also writes a text of evidence (at
+ *        most 1023 characters: what the function did besides returning,
+ *        such as the runtime calls it made), sent back as the result's
+ *        `detail` when the call returned.
+ *
+ * The evidence is made in the child, where the student's code runs: the test
+ * must treat it as a claim to be checked, never as a verdict.
+ */
+std::vector<IsolatedResult> callIsolatedEachWithEvidence(
+    std::size_t count, const std::function<double(std::size_t, std::string&)>& call,
+    int timeoutSeconds = 20, ChildSetup setup = ChildSetup::HostOnly);
+
 /// Calls @p fn in a forked, confined child and waits at most @p timeoutSeconds
 /// (callIsolatedEach with one call).
 IsolatedResult callIsolated(const std::function<double()>& fn, int timeoutSeconds = 20,
                             ChildSetup setup = ChildSetup::HostOnly);
 
-/// Thrown by a GPU check (checkIsolatedOnGpu, wb/isolated_gpu.h) when it
+/// Thrown by a GPU check (judgeOnGpu, wb/isolated_gpu.h) when it
 /// cannot run here (no GPU): the result is Kind::Skipped with the message as
 /// `detail`.
 class IsolatedSkip : public std::runtime_error {

@@ -1,22 +1,18 @@
 /**
  * @file isolated_gpu.h
- * @brief GPU checks of a host exercise, run whole in a child process.
+ * @brief A test's own GPU check, run in a child process where no student
+ *        code runs.
  *
- * A host exercise that configures the CUDA runtime (book 5.1) is judged by
- * what the runtime reports after the call: kernel attributes, a launch, the
- * occupancy API. Its function is called in a forked child like every host
- * exercise (wb/isolated.h), and a CUDA context does not survive fork(), so
- * the test process never touches CUDA: the child probes for a GPU,
- * initialises CUDA, is confined (wb/confine.h), then calls the function,
- * inspects the result and sends back what it found wrong. The inspection
- * runs under the same filter as the function.
- *
- * Unlike the host checks (callIsolatedEach), these are judged inside the
- * process the student's code ran in: the evidence is CUDA state that only
- * that process has. Code of the student's that reaches the C library by
- * walking memory could answer for the check (docs/grading.md, "Known
- * limits"); the pipe only takes answers marked as this child's, in the form
- * the test process asked for.
+ * A CUDA context does not survive fork(), and every host exercise is called
+ * in a forked child (wb/isolated.h), so a test process that calls one never
+ * initialises CUDA itself: what it needs of the GPU, it asks of a child. That
+ * child runs only the test's code: it probes for a GPU, initialises CUDA, is
+ * confined (wb/confine.h) and sends back what the check found wrong. It is
+ * trusted because nothing of the student's runs in it; a check that needs the
+ * CUDA state a student's function left (a kernel attribute it set) gets it
+ * by making again, in this child, the runtime calls recorded where the
+ * function ran (tests/config/recorded_check.h), never by calling the
+ * function here.
  */
 #pragma once
 
@@ -31,23 +27,21 @@
 namespace wb {
 
 /**
- * @brief Runs a whole GPU check in a confined child after checking for a
- *        usable GPU there and initialising CUDA: the calls of the student's
- *        function and the test's own inspection of what they did.
+ * @brief Runs @p check, code of the test's only, in a confined child after
+ *        checking for a usable GPU there and initialising CUDA.
  *
  * Kind::Returned with `detail` set to what @p check found wrong ("" when
  * nothing; at most 1023 characters), Kind::Skipped (with the reason) without
  * a GPU or when it threw IsolatedSkip, otherwise how the child failed to
- * answer.
+ * answer. @p check must not call a student's function.
  */
-IsolatedResult checkIsolatedOnGpu(const std::function<std::string()>& check,
-                                  int timeoutSeconds = 60);
+IsolatedResult judgeOnGpu(const std::function<std::string()>& check, int timeoutSeconds = 60);
 
 }  // namespace wb
 
-/// Passes when the isolated check found nothing wrong, skips the test (with
-/// the reason) when it could not run here, and fails with its findings or
-/// with how the child ended otherwise.
+/// Passes when the check found nothing wrong, skips the test (with the
+/// reason) when it could not run here, and fails with its findings or with
+/// how the child ended otherwise.
 #define WB_EXPECT_ISOLATED_CHECK(result)                                        \
   do {                                                                          \
     const ::wb::IsolatedResult wbChecked = (result);                            \
