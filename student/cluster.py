@@ -14,6 +14,8 @@ import subprocess
 import sys
 import time
 
+from student.i18n import t
+
 SEPARATOR = "--"
 FLAG = "--slurm"
 GPU_OPTIONS = ("--gres", "--gpus", "-G", "--gpus-per-node", "--gpus-per-task")
@@ -76,7 +78,7 @@ def run(root, argv, options, python=sys.executable, out=sys.stdout, poll=1.0):
     try:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     except OSError as err:
-        print(f"workbook: cannot run sbatch ({err}); is this a Slurm cluster?", file=sys.stderr)
+        print(t("slurm.no_sbatch", err=err), file=sys.stderr)
         return 2
     offset = 0
     while proc.poll() is None:
@@ -87,6 +89,5 @@ def run(root, argv, options, python=sys.executable, out=sys.stdout, poll=1.0):
     if proc.returncode != 0 and stderr.strip():
         print(stderr.strip(), file=sys.stderr)
     job = stdout.strip().split(";")[0]
-    print(f"workbook: Slurm job {job or '?'} ended with exit status {proc.returncode} "
-          f"(its output: {log})", file=sys.stderr)
+    print(t("slurm.ended", job=job or "?", rc=proc.returncode, log=log), file=sys.stderr)
     return proc.returncode

@@ -19,6 +19,9 @@ import sys
 
 from wbcore import course as wbex
 from wbcore import files as wbfiles
+from student import i18n
+from student import zh as wbzh
+from student.i18n import t
 
 STATE_ENV = "WB_HINT_STATE"
 STATE_FILE = ".workbook-hints.json"
@@ -46,8 +49,7 @@ def save_state(path, state):
     try:
         wbfiles.atomic_write(path, json.dumps(state, indent=1, sort_keys=True) + "\n")
     except OSError as err:
-        print(f"workbook: could not record the hint step in {path}: {err.strerror}",
-              file=sys.stderr)
+        print(t("hint.record_failed", path=path, err=err.strerror), file=sys.stderr)
 
 
 def choose_step(shown, count, step=None):
@@ -67,15 +69,16 @@ def show(e, step=None, path=None):
     path = state_path() if path is None else pathlib.Path(path)
     todo = wbex.first_todo(e.starter_file())
     where = f"{e.starter_file().relative_to(wbex.ROOT)}{':' + str(todo[0]) if todo else ''}"
-    count = len(e.hints)
+    steps = wbzh.hints(e) if i18n.is_zh() else e.hints
+    count = len(steps)
+    task = wbzh.todo(e) if todo and i18n.is_zh() else None
     if count == 0:
-        print(f"{e.key} ({where})")
-        print("No hint is written for this exercise; read its TODO and the contract "
-              f"in chapters/{e.section}/.")
+        print(t("hint.where", key=e.key, where=where))
+        print(t("hint.none_written", section=e.section))
         return 0
     if step is not None and not 1 <= step <= count:
-        print(f"workbook: {e.name} has {count} hint step{'s' if count > 1 else ''}; "
-              f"--step takes 1 to {count}", file=sys.stderr)
+        print(t("hint.step_range_many" if count > 1 else "hint.step_range_one",
+                name=e.name, count=count), file=sys.stderr)
         return 2
     state = load_state(path)
     shown = min(state.get(e.key, 0), count)
@@ -85,14 +88,15 @@ def show(e, step=None, path=None):
         save_state(path, state)
     note = ""
     if repeat:
-        note = " (the only one)" if count == 1 else " (all shown; the last one again)"
-    print(f"{e.key} ({where}): hint {number} of {count}{note}")
-    print(e.hints[number - 1])
+        note = t("hint.note_only_one") if count == 1 else t("hint.note_all_shown")
+    print(t("hint.header", key=e.key, where=where, number=number, count=count, note=note))
+    if task:
+        print(t("hint.task", task=task))
+    print(steps[number - 1])
     if repeat and count > 1:
-        print(f"\nAll {count} hints for {e.name} have been shown. "
-              f"`./workbook hint {e.name} --step N` shows any one of them.")
+        print(t("hint.all_shown", count=count, name=e.name))
     elif number < count and step is None:
-        print(f"\nStuck? `./workbook hint {e.name}` again shows hint {number + 1} of {count}.")
+        print(t("hint.stuck", name=e.name, next=number + 1, count=count))
     elif number == count and count > 1 and step is None:
-        print("\nThat was the last hint.")
+        print(t("hint.last"))
     return 0

@@ -18,6 +18,9 @@ from . import pristine as wbpristine
 from . import summary as wbsummary
 
 from student import hints as wbhints
+from student import i18n
+from student import zh as wbzh
+from student.i18n import t
 
 BUILD = wbex.ROOT / "build"
 # The CMake target of what the student's loop needs (CMakeLists.txt):
@@ -40,7 +43,7 @@ def run_starter_tests(label_regex, include_perf, junit, host_only=False):
     if not include_perf:
         cmd += ["-LE", "perf"]
     log = BUILD / "test.log"
-    print(f"running your starter's tests (CTest's output: {log}) ...", flush=True)
+    print(t("status.running", log=log), flush=True)
     with open(log, "w") as out:
         subprocess.run(cmd, cwd=wbex.ROOT, env=wbbuild.env_with_cuda(),
                        stdout=out, stderr=subprocess.STDOUT)
@@ -108,8 +111,8 @@ def progress_line(states, width=30):
     exs = ordered_exercises()
     done = sum(1 for e in exs if states.get(e.key) == "done")
     filled = round(width * done / len(exs)) if exs else 0
-    return (f"progress: [{'#' * filled}{'-' * (width - filled)}] {done} of {len(exs)} "
-            "exercises pass")
+    return t("progress.line", bar="#" * filled + "-" * (width - filled), done=done,
+             total=len(exs))
 
 
 def next_exercise(states, after=None):
@@ -128,10 +131,10 @@ def next_exercise(states, after=None):
 
 
 def failure_excerpt(result, lines=6):
-    text = [l for l in result.output.splitlines() if l.strip()]
+    text = [i18n.output_line(l) for l in result.output.splitlines() if l.strip()]
     # A check script's message (sanitize, profile): from its FAILED line on,
     # with the indented lines that say where and why.
-    starts = [i for i, l in enumerate(text) if l.startswith("FAILED ")]
+    starts = [i for i, l in enumerate(text) if l.startswith(("FAILED ", "失败 "))]
     if starts:
         return "\n".join("      " + l.rstrip()[:200] for l in text[starts[0]:starts[0] + lines])
     # GoogleTest failure lines carry the message; keep the first few.
@@ -151,40 +154,42 @@ def print_progress(results, listed, gpu_ok, gpu_note):
         if not exs:
             continue
         done = sum(1 for e in exs if state_of(per[e.key]) == "done")
-        print(f"\n{section} (book {books[section]}): {done} of {len(exs)} pass")
+        print(t("status.section", section=section, book=books[section], done=done,
+                total=len(exs), title=wbzh.section_title(section) or section))
         for e in exs:
             st = state_of(per[e.key])
             todo = wbex.first_todo(e.starter_file())
             note = ""
             if st == "not run":
-                note = " (GPU tests not run)"
+                note = t("status.note_gpu_not_run")
             elif todo:
-                note = " (TODO left)"
+                note = t("status.note_todo_left")
             print(f"  {MARK[st]} {e.name}{note}")
             if nxt is None and (st == "todo" or (st == "not run" and todo)):
                 nxt = e
     if not gpu_ok:
-        print(f"\nNo GPU here: {gpu_note}.\nYour starter compiled and the host tests ran; the "
-              "GPU tests were reported as skipped. Run ./workbook on a machine with an NVIDIA "
-              "GPU (compute capability 7.5 or newer) to check your kernels.")
+        print(t("status.no_gpu", note=gpu_note))
     if nxt is None:
-        print("\nEvery exercise passes. Try ./workbook check <section> --perf for the "
-              "performance tests, and ./workbook bench.")
+        print(t("status.all_pass"))
         return
     todo = wbex.first_todo(nxt.starter_file())
     where = f"{nxt.starter_file().relative_to(wbex.ROOT)}"
     if todo:
         where += f":{todo[0]}"
-    print(f"\nNext: {nxt.key}  ->  {where}")
+    print(t("status.next", key=nxt.key, where=where))
+    task = wbzh.todo(nxt) if todo and i18n.is_zh() else None
+    if task:
+        print(t("status.task", task=task))
     if nxt.key in first_failure:
         r = first_failure[nxt.key]
-        print(f"  first failing test: {r.name}\n{failure_excerpt(r)}")
-    h = nxt.hints[0] if nxt.hints else None
+        print(t("status.first_failing", name=r.name, excerpt=failure_excerpt(r)))
+    steps = wbzh.hints(nxt) if i18n.is_zh() else nxt.hints
+    h = steps[0] if steps else None
     if h:
-        print("  hint: " + h.replace("\n", "\n        "))
-        if len(nxt.hints) > 1:
-            print(f"        (hint 1 of {len(nxt.hints)}; ./workbook hint {nxt.name} steps through them)")
-    print(f"  test it alone: ./workbook check {nxt.name}")
+        print(t("status.hint", text=h.replace("\n", "\n        ")))
+        if len(steps) > 1:
+            print(t("status.hint_count", count=len(steps), name=nxt.name))
+    print(t("status.test_alone", name=nxt.name))
 
 
 def status(include_perf=False):
@@ -194,7 +199,7 @@ def status(include_perf=False):
     try:
         listed = ctest_listing.by_name(ctest_listing.list_tests(BUILD, ["-L", "^starter$"]))
     except ctest_listing.ListingError as err:
-        print(f"workbook: {err}", file=sys.stderr)
+        print(t("cli.error", err=err), file=sys.stderr)
         return 1
     results = run_starter_tests(None, include_perf, BUILD / "progress.xml", host_only=not gpu_ok)
     if not gpu_ok:
@@ -217,9 +222,9 @@ def check(name, include_perf=False):
         selector = ["-L", f"^{name}$"]
     else:
         try:
-            e = wbex.find_exercise(name)
+            e = find_exercise(name)
         except LookupError as err:
-            print(f"workbook: {err}", file=sys.stderr)
+            print(t("cli.error", err=err), file=sys.stderr)
             return 2
         # The exercise's tests carry its label (wbcore/ctest_listing.py);
         # repeated -L options must all match.
@@ -233,21 +238,21 @@ def check(name, include_perf=False):
     try:
         listed = ctest_listing.by_name(ctest_listing.list_tests(BUILD, ["-L", "^starter$"]))
     except ctest_listing.ListingError as err:
-        print(f"workbook: {err}", file=sys.stderr)
+        print(t("cli.error", err=err), file=sys.stderr)
         return 1
     if junit.exists():
         junit.unlink()
-    print(f"running the tests of {name} (CTest's output: {log}) ...", flush=True)
+    print(t("check.running", name=name, log=log), flush=True)
     with open(log, "w") as out:
         rc = subprocess.run(cmd, cwd=wbex.ROOT, env=wbbuild.env_with_cuda(),
                             stdout=out, stderr=subprocess.STDOUT).returncode
     try:
         results = wbres.load_junit(junit)
     except (OSError, ET.ParseError):
-        print(f"CTest wrote no results; its output is in {log}", file=sys.stderr)
+        print(t("check.no_results", log=log), file=sys.stderr)
         return rc or 1
     if not results:
-        print(f"no tests matched {name}; CTest's output is in {log}")
+        print(t("check.no_match", name=name, log=log))
         return rc
     record_states(results, listed)
     print("\n".join(wbsummary.summary_lines(results, listed)))
@@ -271,8 +276,53 @@ def known_mistakes(results, listed, build=BUILD):
     records = wbdiag.load_records(build)
     lines = []
     for e in failing:
-        lines += wbdiag.diagnose(results, listed, e, records)
+        if i18n.is_zh():
+            lines += diagnose_zh(results, listed, e, records)
+        else:
+            lines += wbdiag.diagnose(results, listed, e, records)
     return lines
+
+
+ERRATA_ZH = wbex.ROOT / "docs" / "errata.zh.md"
+
+
+def diagnose_zh(results, listed, exercise, records, root=wbex.ROOT, errata=ERRATA_ZH):
+    """wbcore/diagnosis.py's diagnose in Chinese: the same matching, the
+    mistake told from workbook.zh.toml and the entry of the Chinese errata."""
+    checked, failed = wbdiag.student_checks(results, listed, exercise)
+    if not failed:
+        return []
+    lines = []
+    for name in sorted(records):
+        r = records[name]
+        if r.get("section") != exercise.section or r.get("exercise") != exercise.name:
+            continue
+        if not wbdiag.matches(checked, failed, r.get("checked", ()), r.get("failed", ())):
+            continue
+        path = root / r["file"]
+        ref = f"{exercise.section}/{path.stem}"
+        bug = wbzh.mistake(ref) or wbdiag.bug_line(path) or r.get("bug", "")
+        lines.append(t("diagnosis.known", key=exercise.key, file=r["file"], bug=bug))
+        entry = wbdiag.errata_entry(ref, errata=errata)
+        if entry:
+            lines.append(t("diagnosis.errata", entry=entry,
+                           page=pathlib.Path(errata).relative_to(root).as_posix()))
+    return lines
+
+
+def find_exercise(text):
+    """wbcore.course.find_exercise, its LookupError told in the language in
+    use."""
+    try:
+        return wbex.find_exercise(text)
+    except LookupError:
+        all_ex = wbex.exercises()
+        matches = [e for e in all_ex if text in (e.key, e.name)]
+        if not matches:
+            raise LookupError(t("check.no_exercise", name=text,
+                                choices=", ".join(e.key for e in all_ex))) from None
+        raise LookupError(t("check.ambiguous", name=text,
+                            choices=", ".join(e.key for e in matches))) from None
 
 
 def exercise_of(path):
@@ -312,36 +362,34 @@ def watch(name=None, interval=1.0, run_check=None, starter=None, states_path=Non
     run_check = run_check or check
     starter = pathlib.Path(starter or wbex.ROOT / "starter")
     try:
-        current = wbex.find_exercise(name) if name else next_exercise(load_states(states_path))
+        current = find_exercise(name) if name else next_exercise(load_states(states_path))
     except LookupError as err:
-        print(f"workbook: {err}", file=sys.stderr)
+        print(t("cli.error", err=err), file=sys.stderr)
         return 2
 
     def check_current():
-        print(f"checking {current.key} ({current.starter_file().relative_to(wbex.ROOT)})",
-              flush=True)
+        print(t("watch.checking", key=current.key,
+                path=current.starter_file().relative_to(wbex.ROOT)), flush=True)
         rc = run_check(current.name)
         states = load_states(states_path)
         print(progress_line(states), flush=True)
         if rc != 0 or states.get(current.key) != "done":
-            print(f"watching starter/ for your next save of {current.name}; Ctrl-C stops",
-                  flush=True)
+            print(t("watch.waiting", name=current.name), flush=True)
             return current
         following = next_exercise(states, after=current)
         if following is None:
-            print("Every exercise passes. ./workbook check <section> --perf runs the "
-                  "performance tests.", flush=True)
+            print(t("watch.all_pass"), flush=True)
             return current
         todo = wbex.first_todo(following.starter_file())
         where = str(following.starter_file().relative_to(wbex.ROOT))
-        print(f"{current.name} passes. Next: {following.key} -> {where}"
-              + (f":{todo[0]}" if todo else "") + "; watching it (Ctrl-C stops)", flush=True)
+        print(t("watch.next", name=current.name, key=following.key,
+                where=where + (f":{todo[0]}" if todo else "")), flush=True)
         return following
 
     try:
         seen = _starter_mtimes(starter)
         if current is None:
-            print("Every exercise passes; watching starter/ anyway (Ctrl-C stops)", flush=True)
+            print(t("watch.all_pass_anyway"), flush=True)
         else:
             current = check_current()
         while True:
@@ -357,10 +405,10 @@ def watch(name=None, interval=1.0, run_check=None, starter=None, states_path=Non
                 continue
             # The file saved last says which exercise is being worked on.
             path, current = saved[-1]
-            print(f"\n{path.parent.name}/{path.name} saved", flush=True)
+            print(t("watch.saved", file=f"{path.parent.name}/{path.name}"), flush=True)
             current = check_current()
     except KeyboardInterrupt:
-        print("\nstopped watching")
+        print(t("watch.stopped"))
         return 0
 
 
@@ -369,14 +417,14 @@ def show_hint(name, step=None):
     shown), or step `step`; by default for the next exercise with a TODO left."""
     if name:
         try:
-            e = wbex.find_exercise(name)
+            e = find_exercise(name)
         except LookupError as err:
-            print(f"workbook: {err}", file=sys.stderr)
+            print(t("cli.error", err=err), file=sys.stderr)
             return 2
     else:
         pending = [e for e in ordered_exercises() if wbex.first_todo(e.starter_file())]
         if not pending:
-            print("No TODO is left in starter/. Run ./workbook to see which tests still fail.")
+            print(t("hint.no_todo"))
             return 0
         e = pending[0]
     return wbhints.show(e, step)
@@ -387,30 +435,30 @@ def reset(name, assume_yes=False):
     (student/pristine.py says why not from git), keeping the student's
     version as .bak."""
     try:
-        e = wbex.find_exercise(name)
+        e = find_exercise(name)
     except LookupError as err:
-        print(f"workbook: {err}", file=sys.stderr)
+        print(t("cli.error", err=err), file=sys.stderr)
         return 2
     rel = e.starter_file().relative_to(wbex.ROOT).as_posix()
     try:
         pristine = wbpristine.pristine_text(e)
     except wbpristine.PristineError as err:
-        print(f"workbook: cannot restore {rel}: {err}", file=sys.stderr)
+        print(t("reset.cannot", rel=rel, err=err), file=sys.stderr)
         return 1
     target = e.starter_file()
     if target.exists() and target.read_bytes() == pristine:
-        print(f"{rel} is already pristine.")
+        print(t("reset.already", rel=rel))
         return 0
     if not assume_yes:
-        answer = input(f"Overwrite {rel} with the pristine starter? "
-                       "Your version is saved beside it as .bak. [y/N] ")
-        if answer.strip().lower() not in ("y", "yes"):
-            print("left unchanged")
+        answer = input(t("reset.ask", rel=rel))
+        if answer.strip().lower() not in i18n.YES:
+            print(t("reset.unchanged"))
             return 1
     backup = target.with_suffix(".cu.bak")
     if target.exists():
         shutil.copyfile(target, backup)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(pristine)
-    print(f"restored {rel}" + (f" (your version: {backup.name})" if backup.exists() else ""))
+    print(t("reset.done_backup", rel=rel, backup=backup.name) if backup.exists()
+          else t("reset.done", rel=rel))
     return 0

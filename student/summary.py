@@ -9,6 +9,9 @@ to which exercise: wbcore/ctest_listing.py).
 import collections
 import sys
 
+from student import i18n
+from student.i18n import t
+
 FAILURE_LINES = 4
 MAX_FAILURES_SHOWN = 8
 
@@ -16,12 +19,13 @@ MAX_FAILURES_SHOWN = 8
 def failure_lines(result, lines=FAILURE_LINES):
     """The first lines of a failure's message that say something: GoogleTest's
     failure lines where there are some, else the first non-empty lines."""
-    text = [l.strip() for l in result.output.splitlines() if l.strip()]
+    output = "\n".join(i18n.output_line(l) for l in result.output.splitlines())
+    text = [l.strip() for l in output.splitlines() if l.strip()]
     # A check script's message (sanitize, profile) starts with "FAILED" and
     # goes on with indented lines that say where and why: keep them, with
     # their indentation.
-    raw = [l.rstrip() for l in result.output.splitlines() if l.strip()]
-    starts = [i for i, l in enumerate(raw) if l.startswith("FAILED ")]
+    raw = [l.rstrip() for l in output.splitlines() if l.strip()]
+    starts = [i for i, l in enumerate(raw) if l.startswith(("FAILED ", "失败 "))]
     if starts:
         return [l[:200] for l in raw[starts[0]:starts[0] + lines + 1]]
     keep = [l for l in text if "Failure" in l or "xpected" in l or "differ" in l
@@ -33,12 +37,15 @@ def group_key(result, listed):
     """(exercise or section name, kind) of a result, from the listing."""
     test = listed.get(result.name)
     if test is None:
-        return ("(not listed)", "?")
+        return (t("summary.not_listed"), "?")
     if test.exercise is not None:
         where = test.exercise.key
     else:
-        where = test.section or "(workbook)"
-    return (where, test.kind or "?")
+        where = test.section or t("summary.workbook")
+    kind = test.kind or "?"
+    if f"kind.{kind}" in i18n.MESSAGES:
+        kind = t(f"kind.{kind}")
+    return (where, kind)
 
 
 def summary_lines(results, listed):
@@ -51,16 +58,18 @@ def summary_lines(results, listed):
             failures.append(r)
     lines = []
     for (where, kind), counter in groups.items():
-        parts = [f"{counter[k]} {k}" for k in ("passed", "failed", "skipped") if counter[k]]
-        lines.append(f"  {where} [{kind}]: " + ", ".join(parts))
+        parts = [t(f"summary.{k}", n=counter[k]) for k in ("passed", "failed", "skipped")
+                 if counter[k]]
+        lines.append(t("summary.group", where=where, kind=kind,
+                       counts=("，" if i18n.is_zh() else ", ").join(parts)))
     total = collections.Counter(r.result for r in results)
-    lines.append(f"  total: {total['passed']} passed, {total['failed']} failed, "
-                 f"{total['skipped']} skipped")
+    lines.append(t("summary.total", passed=total["passed"], failed=total["failed"],
+                   skipped=total["skipped"]))
     for r in failures[:MAX_FAILURES_SHOWN]:
-        lines.append(f"  FAILED {r.name}")
+        lines.append(t("summary.failed_test", name=r.name))
         lines.extend("      " + l for l in failure_lines(r))
     if len(failures) > MAX_FAILURES_SHOWN:
-        lines.append(f"  ... and {len(failures) - MAX_FAILURES_SHOWN} more failures")
+        lines.append(t("summary.more", n=len(failures) - MAX_FAILURES_SHOWN))
     return lines
 
 
