@@ -46,6 +46,7 @@ class Exercise:
     kind: str = dataclasses.field(default="kernel", compare=False)
     worked_example: bool = dataclasses.field(default=False, compare=False)
     hints: tuple = dataclasses.field(default=(), compare=False)
+    method: tuple = dataclasses.field(default=(), compare=False)
 
     @property
     def key(self):
@@ -95,7 +96,8 @@ def _load(root=ROOT):
         for field in ("section", "name", "book"):
             if not isinstance(e.get(field), str) or not e[field]:
                 raise CourseError(f"{where} needs a {field} (a string)")
-        unknown = set(e) - {"section", "name", "book", "kind", "worked_example", "hints"}
+        unknown = set(e) - {"section", "name", "book", "kind", "worked_example", "hints",
+                            "method"}
         if unknown:
             raise CourseError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
         if e["section"] not in section_names:
@@ -106,12 +108,25 @@ def _load(root=ROOT):
         hints = e.get("hints", [])
         if not isinstance(hints, list) or not all(isinstance(h, str) and h.strip() for h in hints):
             raise CourseError(f"{where}: hints must be a list of non-empty strings")
+        facts = e.get("method", [])
+        if facts and kind != "kernel":
+            raise CourseError(f"{where}: method facts are read from a kernel's machine code; "
+                              f"a {kind} exercise has none")
+        if facts:
+            # The vocabulary is wbcore/method.py's (imported only where a
+            # list uses it).
+            from wbcore import method as wbmethod
+            try:
+                wbmethod.parse_facts(facts)
+            except ValueError as err:
+                raise CourseError(f"{where}: method: {err}")
         if (e["section"], e["name"]) in names:
             raise CourseError(f"{where}: listed twice")
         names.add((e["section"], e["name"]))
         exercises_.append(Exercise(e["section"], e["name"], e["book"], kind,
                                    bool(e.get("worked_example", False)),
-                                   tuple(h.strip() for h in hints)))
+                                   tuple(h.strip() for h in hints),
+                                   tuple(f.strip() for f in facts)))
     # Section by section in the list's order, each in teaching order.
     exercises_.sort(key=lambda x: section_names.index(x.section))
     _cache.clear()
@@ -177,6 +192,8 @@ def cmake_listing(root=ROOT):
                      + " ".join(e.name for e in exs if e.kind == "host") + ")")
         lines.append(f"set(WB_{s.name}_WORKED_EXAMPLES "
                      + " ".join(e.name for e in exs if e.worked_example) + ")")
+        lines.append(f"set(WB_{s.name}_METHOD_EXERCISES "
+                     + " ".join(e.name for e in exs if e.method) + ")")
     return "\n".join(lines) + "\n"
 
 

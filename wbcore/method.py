@@ -1,0 +1,183 @@
+"""Method checks: does an exercise's compiled kernel use the technique the
+exercise teaches? Read from the module's machine code (wbcore/sass.py),
+without a GPU: a right answer computed another way earns the correctness
+points but not these.
+
+Each kernel exercise's entry in workbook.toml may list its method facts,
+one string each, in this vocabulary (CLASS is a key of
+wbcore.sass.CLASSES: SHFL, LDS, STS, ATOMS, BAR, LDG, LDG.RO, LDG.PLAIN,
+STG, ATOMG, CONST, LOCAL, FIMM):
+
+  "needs CLASS"          at least one instruction of the class
+  "needs N CLASS"        at least N
+  "no CLASS"             none
+  "at most N CLASS"      at most N (instructions in the code, not executions)
+
+optionally followed by ": why", said when the fact fails. Every kernel
+the module defines (both tile shapes of a layout exercise) must meet
+every fact, on every architecture the module holds code for.
+"""
+import dataclasses
+import pathlib
+import re
+import sys
+
+if __package__ in (None, ""):  # run as a script: find wbcore beside this file
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from wbcore import sanitizer_report  # noqa: E402
+from wbcore import sass  # noqa: E402
+
+_FACT_RE = re.compile(r"^(needs|no|at most)\s+(?:(\d+)\s+)?([A-Z][A-Z.]*)\s*(?::\s*(.+))?$")
+# Source lines named per failing fact, at most.
+LINES_SHOWN = 4
+
+
+class FactError(ValueError):
+    """A method fact that the vocabulary does not say."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Fact:
+    rule: str       # "needs", "no", "at most"
+    count: int      # the bound: at least `count` (needs) or at most (no: 0)
+    cls: str        # a key of sass.CLASSES
+    why: str = ""
+
+    @property
+    def text(self):
+        if self.rule == "no":
+            return f"no {self.cls}"
+        if self.rule == "needs" and self.count == 1:
+            return f"needs {self.cls}"
+        return f"{self.rule} {self.count} {self.cls}"
+
+    def holds(self, count):
+        if self.rule == "needs":
+            return count >= self.count
+        return count <= self.count
+
+
+def parse_fact(text):
+    """A Fact from its text; FactError says what is wrong with it."""
+    if not isinstance(text, str):
+        raise FactError(f"a method fact is a string, not {type(text).__name__}")
+    m = _FACT_RE.match(text.strip())
+    if not m:
+        raise FactError(f"'{text}' is not a method fact: write 'needs [N] CLASS', 'no CLASS' "
+                        f"or 'at most N CLASS', optionally followed by ': why'")
+    rule, number, cls, why = m.group(1), m.group(2), m.group(3), (m.group(4) or "").strip()
+    if cls not in sass.CLASSES:
+        raise FactError(f"'{text}': {cls} is not a class of instructions; the classes are "
+                        + ", ".join(sass.CLASSES))
+    if rule == "no" and number is not None:
+        raise FactError(f"'{text}': 'no' takes no number (write 'at most N {cls}')")
+    if rule == "at most" and number is None:
+        raise FactError(f"'{text}': 'at most' needs a number")
+    count = 0 if rule == "no" else int(number or 1)
+    if rule == "needs" and count < 1:
+        raise FactError(f"'{text}': 'needs' needs at least 1")
+    return Fact(rule, count, cls, why)
+
+
+def parse_facts(texts):
+    """The Facts of one exercise's `method` list; FactError for the first
+    that is wrong, or when one class is bounded twice the same way."""
+    if not isinstance(texts, list):
+        raise FactError("method must be a list of strings")
+    facts = [parse_fact(t) for t in texts]
+    seen = set()
+    for f in facts:
+        key = (f.cls, f.rule == "needs")
+        if key in seen:
+            raise FactError(f"'{f.text}': the list bounds {f.cls} "
+                            f"{'from below' if key[1] else 'from above'} twice")
+        seen.add(key)
+    return facts
+
+
+@dataclasses.dataclass
+class Finding:
+    kernel: str     # the kernel's own name
+    arch: str
+    fact: Fact
+    found: int
+    lines: list     # "starter/shuffle/shflSwap.cu:17" of the instructions counted
+
+    def message(self):
+        """kernel: what was expected and found: why; where."""
+        cls, n = self.fact.cls, self.fact.count
+        if self.fact.rule == "needs":
+            head = (f"no {cls} instruction" if self.found == 0
+                    else f"{self.found} {cls} instruction(s), expected at least {n}")
+        else:
+            head = (f"{self.found} {cls} instruction(s), expected "
+                    + ("none" if self.fact.rule == "no" else f"at most {n}"))
+        said = f"{self.kernel}: {head}: {self.fact.why or sass.CLASSES[cls]}"
+        if self.lines:
+            said += ("; the kernel is at " if self.fact.rule == "needs" else "; at ")
+            said += _join_lines(self.lines)
+        return said
+
+
+def _join_lines(lines):
+    """"a.cu:14, :17" (the file named once), at most LINES_SHOWN of them."""
+    shown, last_file = [], None
+    for item in lines[:LINES_SHOWN]:
+        path, _, line = item.rpartition(":")
+        shown.append(item if path != last_file else f":{line}")
+        last_file = path
+    more = len(lines) - LINES_SHOWN
+    return ", ".join(shown) + (f" (and {more} more)" if more > 0 else "")
+
+
+def _lines(instructions, sources, exercise_file):
+    """The distinct source lines of instructions, in code order, as shown to
+    the student."""
+    out = []
+    suffixes = (exercise_file,) if exercise_file else ()
+    for i in instructions:
+        loc = i.line_in(suffixes) if suffixes else (i.locations[-1] if i.locations else None)
+        if loc is None:
+            continue
+        item = f"{sanitizer_report.display_path(loc.path, sources)}:{loc.line}"
+        if item not in out:
+            out.append(item)
+    return out
+
+
+def evaluate(listings, facts, sources=(), exercise_file=""):
+    """(kernels checked, [Finding]) for the listings of one module
+    ([(arch, nvdisasm text)], wbcore.sass.disassemble) against its facts.
+    exercise_file: the end of the exercise file's path
+    (shuffle/shflSwap.cu), whose lines are preferred to a header's."""
+    checked, findings = [], []
+    for arch, text in listings:
+        for name, instructions in sass.kernels(sass.parse(text)).items():
+            kernel = sass.short_name(name)
+            checked.append(f"{kernel} ({arch})" if arch else kernel)
+            by_class = {}
+            for i in instructions:
+                for cls in sass.classes(i):
+                    by_class.setdefault(cls, []).append(i)
+            for fact in facts:
+                counted = by_class.get(fact.cls, [])
+                if fact.holds(len(counted)):
+                    continue
+                if fact.rule == "needs":
+                    # Where the kernel is: its first line in the exercise file.
+                    where = _lines(instructions, sources, exercise_file)[:1]
+                else:
+                    where = _lines(counted, sources, exercise_file)
+                findings.append(Finding(kernel, arch, fact, len(counted), where))
+    return checked, findings
+
+
+def describe(findings):
+    """One line per failing fact and kernel; a kernel built for several
+    architectures that fails alike on each is named once."""
+    out = []
+    for f in findings:
+        line = f.message()
+        if line not in out:
+            out.append(line)
+    return out

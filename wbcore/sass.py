@@ -1,0 +1,419 @@
+"""The machine code (SASS) of a compiled exercise module, per kernel, with
+the source line of each instruction, and the classes of instruction the
+method checks count (wbcore/method.py).
+
+A module (build/modules/<impl>/<section>/<name>.fatbin) holds one ELF
+(cubin) per real architecture it was built for. `cuobjdump -xelf all`
+writes those out, and `nvdisasm -gi -c` prints each one's code with the
+line information the build compiles in (-lineinfo): before an instruction,
+`//## File "PATH", line N` names its line, and for code inlined from a
+helper or a CUDA header, `... inlined at "PATH", line M` the call site. No
+GPU is needed. The two tools ship with the CUDA Toolkit, and as the PyPI
+wheels nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm (pinned in
+grader/requirements.txt), for a toolkit installed without them.
+
+Both tools read a file the student's code produced, so they run in the
+sandbox (wbcore/sandbox.py) where it starts, under a time limit, seeing the
+module, a scratch folder and their own installation.
+
+  python3 -m wbcore.sass MODULE.fatbin     prints each kernel's instructions
+                                          with their classes and lines
+
+Python 3.8+, standard library only.
+"""
+import dataclasses
+import os
+import pathlib
+import re
+import shutil
+import site
+import subprocess
+import sys
+import sysconfig
+import tempfile
+
+if __package__ in (None, ""):  # run as a script: find wbcore beside this file
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from wbcore import sandbox  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+TOOLS = ("cuobjdump", "nvdisasm")
+# The PyPI packages that carry the tools, as grader/requirements.txt pins them.
+WHEELS = {"cuobjdump": "nvidia-cuda-cuobjdump", "nvdisasm": "nvidia-cuda-nvdisasm"}
+REQUIREMENTS = ROOT / "grader" / "requirements.txt"
+# Seconds one tool run may take: both take well under a second on a module.
+TIMEOUT_SECONDS = 60
+# Limits on a tool run: a module is a few tens of KB, its listing a few
+# hundred; these are far above that and stop a damaged input from filling
+# memory or disk.
+MEMORY_MB = 2048
+FILE_MB = 64
+
+
+class ToolsMissing(RuntimeError):
+    """cuobjdump or nvdisasm is not installed; the message says how to
+    install them."""
+
+
+class DisassemblyError(RuntimeError):
+    """A tool failed on the module (a damaged file, a time limit)."""
+
+
+def pinned_versions(requirements=REQUIREMENTS):
+    """{package: version} of the tool wheels as the requirements file pins
+    them (`name==version` lines); {} where it names none."""
+    found = {}
+    try:
+        lines = pathlib.Path(requirements).read_text().splitlines()
+    except OSError:
+        return found
+    for line in lines:
+        m = re.match(r"\s*([A-Za-z0-9_.-]+)==([^\s#;]+)", line)
+        if m and m.group(1).lower() in WHEELS.values():
+            found[m.group(1).lower()] = m.group(2)
+    return found
+
+
+def install_line():
+    """The command that installs the tools, at the pinned versions."""
+    pins = pinned_versions()
+    packages = " ".join(f"{w}=={pins[w]}" if w in pins else w for w in WHEELS.values())
+    return f"python3 -m pip install {packages}"
+
+
+def _site_folders():
+    """The site-packages folders of the running Python (a virtual
+    environment's first), where pip puts the wheels' files."""
+    folders = []
+    for key in ("purelib", "platlib"):
+        folders.append(sysconfig.get_paths().get(key))
+    try:
+        folders += site.getsitepackages()
+    except AttributeError:  # an old virtualenv's site module
+        pass
+    user = getattr(site, "getusersitepackages", lambda: None)()
+    folders.append(user)
+    seen = []
+    for f in folders:
+        if f and f not in seen and os.path.isdir(f):
+            seen.append(f)
+    return seen
+
+
+def _wheel_candidates(tool):
+    """Where the wheels install a tool: nvidia/cu<major>/bin (13.x), or
+    nvidia/cuda_<tool>/bin in older layouts."""
+    for folder in _site_folders():
+        nvidia = pathlib.Path(folder) / "nvidia"
+        if not nvidia.is_dir():
+            continue
+        for sub in sorted(nvidia.iterdir(), reverse=True):
+            path = sub / "bin" / tool
+            if path.is_file() and os.access(path, os.X_OK):
+                yield path
+
+
+def find_tool(tool):
+    """The path of cuobjdump or nvdisasm: $WB_<TOOL> when set, else on
+    PATH, else in the CUDA toolkit's bin folder, else where the PyPI wheel
+    put it in this Python's environment. None when there is none."""
+    named = os.environ.get(f"WB_{tool.upper()}")
+    if named:
+        return pathlib.Path(named) if os.access(named, os.X_OK) else None
+    on_path = shutil.which(tool)
+    if on_path:
+        return pathlib.Path(on_path)
+    for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if home:
+            path = pathlib.Path(home) / "bin" / tool
+            if path.is_file() and os.access(path, os.X_OK):
+                return path
+    return next(_wheel_candidates(tool), None)
+
+
+def find_tools():
+    """{tool: path} for cuobjdump and nvdisasm; ToolsMissing names the
+    missing ones and the line that installs them."""
+    found = {tool: find_tool(tool) for tool in TOOLS}
+    missing = [tool for tool, path in found.items() if path is None]
+    if missing:
+        raise ToolsMissing(f"{' and '.join(missing)} not found (on PATH, in /usr/local/cuda/bin "
+                           f"or in this Python's packages); install with: {install_line()}")
+    return found
+
+
+def _run(argv, cwd, read_only, writable, unconfined):
+    """One tool run, in the sandbox where it starts, under the limits."""
+    try:
+        argv = sandbox.command(argv, read_only=read_only, writable=writable, cwd=cwd,
+                               unconfined=unconfined)
+    except sandbox.Unavailable:
+        pass  # no sandbox here (a student's machine without bubblewrap)
+    try:
+        done = subprocess.run(argv, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True,
+                              text=True, errors="replace", timeout=TIMEOUT_SECONDS,
+                              preexec_fn=sandbox.limits(cpu_seconds=TIMEOUT_SECONDS,
+                                                        memory_mb=MEMORY_MB, file_mb=FILE_MB))
+    except subprocess.TimeoutExpired:
+        raise DisassemblyError(f"{pathlib.Path(argv[-1]).name}: the disassembler did not "
+                               f"finish within {TIMEOUT_SECONDS} s") from None
+    except OSError as err:
+        raise DisassemblyError(f"{argv[0]} could not run: {err}") from None
+    if done.returncode != 0:
+        said = (done.stderr or done.stdout).strip().splitlines()
+        raise DisassemblyError(f"{pathlib.Path(argv[-1]).name}: exit {done.returncode}"
+                               + (f": {said[-1]}" if said else ""))
+    return done.stdout
+
+
+def disassemble(module, tools=None, unconfined=False):
+    """[(architecture, nvdisasm listing)] for each cubin of a module (a
+    fatbin, or a cubin itself). ToolsMissing, DisassemblyError."""
+    tools = tools or find_tools()
+    module = pathlib.Path(module).resolve()
+    if not module.is_file():
+        raise DisassemblyError(f"{module} does not exist (build the exercise first)")
+    tool_folders = sorted({str(pathlib.Path(p).resolve().parent) for p in tools.values()})
+    listings = []
+    with tempfile.TemporaryDirectory(prefix="wb-sass-") as tmp:
+        work = pathlib.Path(tmp)
+        with open(module, "rb") as f:
+            is_elf = f.read(4) == b"\x7fELF"
+        if is_elf:
+            cubins = [module]
+        else:
+            _run([str(pathlib.Path(tools["cuobjdump"]).resolve()), "-xelf", "all", str(module)],
+                 work, [module, *tool_folders], [work], unconfined)
+            cubins = sorted(work.glob("*.cubin"))
+        for cubin in cubins:
+            m = re.search(r"\.(sm_[0-9]+[af]?)\.cubin$", cubin.name)
+            text = _run([str(pathlib.Path(tools["nvdisasm"]).resolve()), "-gi", "-c",
+                         str(cubin)], work, [cubin, *tool_folders], [work], unconfined)
+            listings.append((m.group(1) if m else "", text))
+    return listings
+
+
+# --- Parsing nvdisasm's listing ----------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Location:
+    path: str
+    line: int
+
+
+@dataclasses.dataclass(frozen=True)
+class Instruction:
+    offset: int
+    predicate: str      # "@P0", "@!PT", or ""
+    opcode: str         # "LDG.E.CONSTANT.SYS"
+    operands: str       # "R2, [R4.64+0x10]"
+    locations: tuple    # Location, innermost first (the code's own line, then the call sites)
+
+    @property
+    def base(self):
+        """The opcode without its modifiers: LDG, SHFL, BAR."""
+        return self.opcode.split(".", 1)[0]
+
+    @property
+    def modifiers(self):
+        return tuple(self.opcode.split(".")[1:])
+
+    def line_in(self, path_suffixes):
+        """The innermost location in one of the given files (the exercise
+        file: a helper it defines counts at the helper's line), else the
+        outermost (the call site in the kernel); None without line info."""
+        for loc in self.locations:
+            if any(loc.path.endswith(s) for s in path_suffixes):
+                return loc
+        return self.locations[-1] if self.locations else None
+
+
+@dataclasses.dataclass
+class Function:
+    name: str           # the mangled symbol
+    entry: bool         # a kernel (__global__), not a device function
+    instructions: list
+
+
+_SECTION_RE = re.compile(r"^\s*\.section\s+\.text\.([^,\s]+)")
+_ENTRY_RE = re.compile(r'^\s*\.other\s+([^,\s]+),\s*@"[^"]*STO_CUDA_ENTRY')
+_FILE_RE = re.compile(r'^\s*//## File "([^"]*)", line (\d+)(.*)$')
+_INLINED_RE = re.compile(r'inlined at "([^"]*)", line (\d+)')
+_INSTRUCTION_RE = re.compile(
+    r"^\s*/\*([0-9a-fA-F]{4,})\*/\s+(@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_.]*)\s*([^;]*);")
+
+
+def parse(text):
+    """The functions of one nvdisasm listing, in order."""
+    functions = []
+    current = None
+    entries = set()
+    location = ()
+    for raw in text.splitlines():
+        m = _ENTRY_RE.match(raw)
+        if m:
+            entries.add(m.group(1))
+            if current is not None and current.name == m.group(1):
+                current.entry = True
+            continue
+        m = _SECTION_RE.match(raw)
+        if m:
+            current = Function(m.group(1), m.group(1) in entries, [])
+            functions.append(current)
+            location = ()
+            continue
+        m = _FILE_RE.match(raw)
+        if m:
+            chain = [Location(m.group(1), int(m.group(2)))]
+            chain += [Location(p, int(n)) for p, n in _INLINED_RE.findall(m.group(3))]
+            # With -gi, nvdisasm follows an inlined line with the line of its
+            # outermost call site alone; that line adds nothing to the chain
+            # just read, so keep the fuller one.
+            if len(chain) == 1 and location and len(location) > 1 and location[-1] == chain[0]:
+                continue
+            location = tuple(chain)
+            continue
+        m = _INSTRUCTION_RE.match(raw)
+        if m and current is not None:
+            current.instructions.append(Instruction(
+                int(m.group(1), 16), (m.group(2) or "").strip(), m.group(3),
+                m.group(4).strip(), location))
+    for f in functions:
+        f.entry = f.entry or f.name in entries
+    return functions
+
+
+# --- Classes of instructions -------------------------------------------------
+
+# What each class means, for the method facts (workbook.toml) and messages.
+CLASSES = {
+    "SHFL": "a warp shuffle (SHFL, __shfl*_sync) moves a value between the lanes of a warp",
+    "LDS": "a shared-memory load (LDS, LDSM)",
+    "STS": "a shared-memory store (STS)",
+    "ATOMS": "a shared-memory atomic (ATOMS)",
+    "BAR": "a block barrier (BAR, __syncthreads)",
+    "LDG": "a global-memory load (LDG), on any path",
+    "LDG.RO": "a global load through the read-only cache (LDG .CONSTANT or .NC, __ldg)",
+    "LDG.PLAIN": "a global load that is not on the read-only path",
+    "STG": "a global-memory store (STG)",
+    "ATOMG": "a global-memory atomic or reduction (ATOMG, ATOM, RED)",
+    "CONST": "a read of the __constant__ bank (an operand or LDC of c[0x3])",
+    "LOCAL": "a local-memory access (LDL, STL): an array the compiler did not keep in registers",
+    "FIMM": "a floating-point multiply or add with a literal operand (an immediate)",
+}
+# The constant bank that holds __constant__ variables (bank 0 holds the
+# kernel's parameters and the launch's sizes, bank 2 or 4 the compiler's own
+# constants); the same on every architecture CUDA 13 builds for.
+USER_CONSTANT_BANK = 3
+_CONST_OPERAND_RE = re.compile(r"c\[(0x[0-9a-fA-F]+|[0-9]+)\]\s*\[")
+_FLOAT_ARITHMETIC = ("FFMA", "FMUL", "FADD", "HFMA2", "HMUL2", "HADD2", "DFMA", "DMUL", "DADD")
+
+
+def constant_banks(instr):
+    """The constant banks an instruction's operands read."""
+    return {int(b, 0) for b in _CONST_OPERAND_RE.findall(instr.operands)}
+
+
+def classes(instr):
+    """The classes (keys of CLASSES) one instruction belongs to."""
+    base, mods = instr.base, instr.modifiers
+    found = set()
+    if base == "SHFL":
+        found.add("SHFL")
+    elif base in ("LDS", "LDSM"):
+        found.add("LDS")
+    elif base == "STS":
+        found.add("STS")
+    elif base == "ATOMS":
+        found.add("ATOMS")
+    elif base == "BAR" and "ARV" not in mods:
+        # BAR.SYNC (and .DEFER_BLOCKING); BAR.ARV arrives without waiting.
+        found.add("BAR")
+    elif base == "LDG":
+        found.add("LDG")
+        found.add("LDG.RO" if ("CONSTANT" in mods or "NC" in mods) else "LDG.PLAIN")
+    elif base == "LDGSTS":
+        # An asynchronous copy from global to shared memory (sm_80+).
+        found.update(("LDG", "LDG.PLAIN", "STS"))
+    elif base == "STG":
+        found.add("STG")
+    elif base in ("ATOMG", "ATOM", "RED", "REDG"):
+        found.add("ATOMG")
+    elif base in ("LDL", "STL"):
+        found.add("LOCAL")
+    if USER_CONSTANT_BANK in constant_banks(instr):
+        found.add("CONST")
+    if base in _FLOAT_ARITHMETIC and any(
+            float_literal not in ("0.0", "1.0", "-0.0", "-1.0")
+            for float_literal in _float_literals(instr.operands)):
+        found.add("FIMM")
+    return found
+
+
+def _float_literals(operands):
+    """The floating-point literals among an instruction's operands ("0.5",
+    "-3.25e-05"); nvdisasm prints an immediate float with a decimal point or
+    an exponent, an integer immediate in hex."""
+    literals = []
+    for operand in operands.split(","):
+        operand = operand.strip().strip("|")
+        if re.fullmatch(r"-?(\d+\.\d*(?:e[+-]?\d+)?|\d+e[+-]?\d+)", operand, re.I):
+            literals.append(operand)
+        elif re.fullmatch(r"-?(\+?INF|QNAN)", operand, re.I):
+            literals.append(operand)
+    return literals
+
+
+def kernels(functions):
+    """{kernel name: [Instruction]}: each kernel's own code plus that of
+    every device function of the module that was not inlined (a call's
+    target counts for each kernel, which may over-count a kernel that does
+    not call it, never under-count one that does)."""
+    shared = [i for f in functions if not f.entry for i in f.instructions]
+    return {f.name: f.instructions + shared for f in functions if f.entry}
+
+
+_DEMANGLE_RE = re.compile(r"^_ZN(?:\d+\w+?)*?(\d+)(\w+)")
+
+
+def short_name(mangled):
+    """The kernel's own name from its mangled symbol, without namespaces or
+    template arguments: _ZN2wb7shuffle8shflSwapEPKiPiiiiii -> shflSwap."""
+    if not mangled.startswith("_Z"):
+        return mangled
+    rest = mangled[2:]
+    if rest.startswith("N"):
+        rest = rest[1:]
+    names = []
+    while rest and rest[0].isdigit():
+        m = re.match(r"(\d+)", rest)
+        length = int(m.group(1))
+        rest = rest[len(m.group(1)):]
+        names.append(rest[:length])
+        rest = rest[length:]
+    return names[-1] if names else mangled
+
+
+def main(argv):
+    if len(argv) != 2 or argv[1] in ("-h", "--help"):
+        print("usage: python3 -m wbcore.sass MODULE.fatbin\n"
+              "Prints each kernel's instructions with their classes and source lines.")
+        return 0 if len(argv) == 2 else 2
+    try:
+        listings = disassemble(argv[1])
+    except (ToolsMissing, DisassemblyError) as err:
+        print(err, file=sys.stderr)
+        return 1
+    for arch, text in listings:
+        for name, instructions in kernels(parse(text)).items():
+            print(f"== {short_name(name)} ({arch})")
+            for i in instructions:
+                loc = i.locations[-1] if i.locations else None
+                where = f"{pathlib.Path(loc.path).name}:{loc.line}" if loc else "?"
+                cls = ",".join(sorted(classes(i)))
+                print(f"  {i.offset:05x} {i.predicate:6} {i.opcode:24} {cls:16} {where}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
