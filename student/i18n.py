@@ -496,9 +496,10 @@ def _rule_fns():
           r"wavefronts(?: \((?P<taken>\d+) taken, (?P<needed>\d+) needed\))?(?P<code>: .*)?$")
     def _(m):
         lead = "位置: " if m["lead"] == "where: " else m["lead"]
-        counts = f"（实际 {m['taken']} 个，只需 {m['needed']} 个）" if m["taken"] else ""
-        return (f"{m['i']}{lead}{m['path']}: 多出 {m['x']} 个共享内存波前（存储体冲突）{counts}"
-                f"{m['code'] or ''}")
+        counts = f"；实际 {m['taken']} 个，只需 {m['needed']} 个" if m["taken"] else ""
+        return (f"{m['i']}{lead}{m['path']}: 存储体冲突多出 {m['x']} 个共享内存波前（{counts[1:]}）"
+                if counts else
+                f"{m['i']}{lead}{m['path']}: 存储体冲突多出 {m['x']} 个共享内存波前") + (m['code'] or '')
 
     @rule("profile.more_lines", r"^(?P<i>\s*)\.\.\. and (?P<n>\d+) more line\(s\)$")
     def _(m):

@@ -106,6 +106,10 @@ def _cell(text):
     return (text or "").replace("|", "\\|").strip()
 
 
+def _row(*cells):
+    return ("| " + " | ".join(_cell(c) for c in cells) + " |").replace("|  |", "| |")
+
+
 def glossary_en(root=wbex.ROOT):
     lines = ["# Glossary: English and Chinese terms {#glossary}", "",
              "The terms this workbook uses, with the words the Chinese edition of the book",
@@ -114,7 +118,7 @@ def glossary_en(root=wbex.ROOT):
              "Chinese hints, messages and notes take their terms from.", "",
              "| English | 中文 | meaning here |", "|---|---|---|"]
     for term in terms(root):
-        lines.append(f"| {_cell(term['en'])} | {_cell(term['zh'])} | {_cell(term.get('meaning'))} |")
+        lines.append(_row(term["en"], term["zh"], term.get("meaning")))
     return "\n".join(lines) + "\n"
 
 
@@ -125,8 +129,7 @@ def glossary_zh(root=wbex.ROOT):
              "中文提示、消息和笔记都以这里的译法为准。", "",
              "| 中文 | English | 含义 |", "|---|---|---|"]
     for term in terms(root):
-        lines.append(f"| {_cell(term['zh'])} | {_cell(term['en'])} | "
-                     f"{_cell(term.get('meaning_zh'))} |")
+        lines.append(_row(term["zh"], term["en"], term.get("meaning_zh")))
     return "\n".join(lines) + "\n"
 
 
