@@ -155,6 +155,15 @@ function(wb_add_host_exercise_object target source)
   target_link_libraries(${target} PUBLIC wb_contracts)
 endfunction()
 
+# wb_pass_course_sections(<target>)
+# Gives <target>'s sources workbook.toml's sections, in its order, as
+# WB_COURSE_SECTIONS="config,layout,...": the programs whose sections
+# register themselves (wb/section_registry.h) list them in that order.
+function(wb_pass_course_sections target)
+  string(REPLACE ";" "," sections "${WB_SECTIONS}")
+  target_compile_definitions(${target} PRIVATE WB_COURSE_SECTIONS="${sections}")
+endfunction()
+
 # wb_add_section(<section>)
 # Builds each implementation of the section's exercises, as workbook.toml
 # lists them (WB_<section>_EXERCISES): a kernel exercise becomes a device

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "wb/section_registry.h"
+
 namespace wb::bench {
 
 /// What a row is, for the reader of the table and for the plot.
@@ -120,7 +122,7 @@ void addCopyCeilings(std::vector<Candidate>& out, const void* src, void* dst, st
 
 /// One section of the benchmark.
 struct Section {
-  const char* name;      ///< "layout", "reduction", "transpose", "constant", "shuffle"
+  const char* name;      ///< the section's folder name, as workbook.toml lists it
   const char* sizeUnit;  ///< what --size counts in this section
   std::uint64_t defaultSize;
   std::uint64_t smokeSize;
@@ -129,20 +131,20 @@ struct Section {
   std::vector<std::string> (*kernelNames)();
   /// Allocates, builds the candidates and measures them.
   std::vector<Row> (*run)(std::uint64_t size, Context& context);
+  /// What the speedup column compares with, for --help.
+  const char* baselines;
 };
 
-std::vector<std::string> layoutKernelNames();
-std::vector<Row> runLayout(std::uint64_t outputInts, Context& context);
-std::vector<std::string> reductionKernelNames();
-std::vector<Row> runReduction(std::uint64_t elements, Context& context);
-std::vector<std::string> transposeKernelNames();
-std::vector<Row> runTranspose(std::uint64_t side, Context& context);
-std::vector<std::string> constantKernelNames();
-std::vector<Row> runConstant(std::uint64_t elements, Context& context);
-std::vector<std::string> shuffleKernelNames();
-std::vector<Row> runShuffle(std::uint64_t elements, Context& context);
-
-/// Every section, in book order.
+/// Every section, in workbook.toml's order: each section's file,
+/// bench/wb_bench/<section>_bench.cu, registers its own (WB_BENCH_SECTION),
+/// and CMake compiles the files of the sections workbook.toml lists.
 const std::vector<Section>& sections();
 
+using SectionTable = SectionRegistry<Section>;
+
 }  // namespace wb::bench
+
+/// Registers section @p section (its folder's name) with the benchmark: the
+/// other arguments are Section's fields after the name, in order.
+#define WB_BENCH_SECTION(section, ...) \
+  WB_REGISTER_SECTION(::wb::bench::SectionTable, section, (::wb::bench::Section{#section, __VA_ARGS__}))

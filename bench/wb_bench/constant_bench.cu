@@ -102,3 +102,8 @@ std::vector<Row> runConstant(std::uint64_t elements, Context& context) {
 }
 
 }  // namespace wb::bench
+
+WB_BENCH_SECTION(constant, "float elements of the stencil (and lookup outputs)",
+                 std::uint64_t{1} << 26, 100003, std::uint64_t{1} << 28,
+                 wb::bench::constantKernelNames, wb::bench::runConstant,
+                 "stencilGmemCoef (and constantBroadcast for constantScattered)");

@@ -85,3 +85,12 @@ std::vector<Row> runLayout(std::uint64_t outputInts, Context& context) {
 }
 
 }  // namespace wb::bench
+
+WB_BENCH_SECTION(layout, "output ints (rounded up to whole tiles)", std::uint64_t{1} << 26,
+                 std::uint64_t{1} << 16, std::uint64_t{1} << 28, wb::bench::layoutKernelNames,
+                 wb::bench::runLayout,
+                 "the setColReadCol kernel of the same tile shape (conflicted on store and "
+                 "load, the worst layout: the speedup is what each layout buys over it); a "
+                 "layout kernel reads nothing from device memory, so its GB/s is the rate it "
+                 "writes its output, and of copy shows how close it comes to being "
+                 "memory-bound rather than bound by shared-memory bank conflicts");

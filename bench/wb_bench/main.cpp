@@ -1,5 +1,5 @@
 // wb_bench: every kernel of the solutions, at sizes beyond L2, beside the
-// copy ceilings and the libraries that do the same job. See kUsage.
+// copy ceilings and the libraries that do the same job. See usage().
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -25,7 +25,9 @@ constexpr int kSmokeRepetitions = 3;
 constexpr int kSmokeWarmup = 1;
 constexpr int kMaxRepetitions = 10000;
 
-const char* const kUsage =
+// The parts of --help that hold no section; usage() puts each section's
+// name, sizes and baselines between them, from the sections registered.
+const char* const kUsageHead =
     R"(usage: wb_bench [--section S] [--kernel K] [--size N] [--reps N] [--smoke]
                 [--csv FILE] [--json FILE] [--help]
 
@@ -34,18 +36,14 @@ section, at sizes beyond the L2 cache, beside the kernels beyond the book,
 the libraries that do the same job (cub::DeviceReduce::Sum, cublasSgeam)
 and two copy ceilings (copyInt4, a 16-byte grid-stride copy, and cudaMemcpy).
 
-  --section S  run only section S: layout, reduction, transpose, constant or
-               shuffle
-               (repeat it, or separate names with commas)
-  --kernel K   run only kernel K (as the tables name it; repeat it or use
+)";
+const char* const kUsageOptions =
+    R"(  --kernel K   run only kernel K (as the tables name it; repeat it or use
                commas); the copy kernel and the baselines of K run too,
                since the shares and speedups are measured against them
-  --size N     problem size: layout, output ints (default 2^26, rounded up
-               to whole tiles); reduction, int32 elements (default and most
-               2^26); transpose, rows = cols of a float matrix (default 8192,
-               most 32768); constant, float elements (default 2^26, most
-               2^28); shuffle, int32 elements, as reduction
-  --reps N     timed runs per kernel (default 31)
+)";
+const char* const kUsageMore =
+    R"(  --reps N     timed runs per kernel (default 31)
   --smoke      tiny sizes and 3 runs: shows that everything works, measures
                nothing (the CTest test); exit 77 without a GPU
   --csv FILE   also write every row as CSV
@@ -61,17 +59,10 @@ Columns: median ms; GB/s, effective bandwidth, the bytes the job must read
 plus the bytes it must write over the median time (10^9 bytes per second);
 of copy, GB/s over copyInt4's in the same section and run; of peak, GB/s
 over the device's theoretical peak (2 x memory clock x bus width, from
-device attributes); speedup, the baseline's time over this time. Baselines:
-reduction, reduceGmem; transpose, naiveGmem; constant, stencilGmemCoef
-(and constantBroadcast for constantScattered); shuffle, each kernel's
-shared-memory twin (reduceSmem, reduceSmemUnroll); layout, the setColReadCol
-kernel of the same tile shape (conflicted on store and load, the worst
-layout: the speedup is what each layout buys over it). A layout kernel
-reads nothing from device memory, so its GB/s is the rate it writes its
-output, and of copy shows how close it comes to being memory-bound rather
-than bound by shared-memory bank conflicts.
-
-Kinds: exercise (a chapter kernel), baseline, ceiling (copies; the
+device attributes); speedup, the baseline's time over this time.
+)";
+const char* const kUsageTail =
+    R"(Kinds: exercise (a chapter kernel), baseline, ceiling (copies; the
 chapter's copyGmem too), peer (a library), reference (beyond the book).
 
 CSV columns: section, kernel, kind, size, bytes, time_ms, gb_per_s,
@@ -134,6 +125,58 @@ std::string sectionList() {
   std::string names;
   for (const Section& s : wb::bench::sections()) names += (names.empty() ? "" : ", ") + std::string(s.name);
   return names;
+}
+
+/// 2^k for a power of two of 2^10 or more, else the number.
+std::string sizeText(std::uint64_t n) {
+  if (n >= 1024 && (n & (n - 1)) == 0) {
+    int k = 0;
+    while ((std::uint64_t{1} << k) != n) ++k;
+    return "2^" + std::to_string(k);
+  }
+  return std::to_string(n);
+}
+
+/// @p text broken into lines of at most 79 characters, each after @p indent.
+std::string wrapped(const std::string& text, const std::string& indent) {
+  std::string out;
+  std::string line;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t space = text.find(' ', start);
+    if (space == std::string::npos) space = text.size();
+    const std::string word = text.substr(start, space - start);
+    if (!line.empty() && indent.size() + line.size() + 1 + word.size() > 79) {
+      out += indent + line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+    start = space + 1;
+  }
+  if (!line.empty()) out += indent + line + "\n";
+  return out;
+}
+
+/// --help, with the sections registered (workbook.toml's order).
+std::string usage() {
+  std::string text = kUsageHead;
+  text += "  --section S  run only section S (repeat it, or separate names with commas):\n";
+  text += wrapped(sectionList(), "               ");
+  text += kUsageOptions;
+  text += "  --size N     problem size, by section:\n";
+  for (const Section& s : wb::bench::sections()) {
+    text += wrapped(std::string(s.name) + ": " + s.sizeUnit + " (default " +
+                        sizeText(s.defaultSize) + ", most " + sizeText(s.maxSize) + ")",
+                    "               ");
+  }
+  text += kUsageMore;
+  text += "Baselines:\n";
+  for (const Section& s : wb::bench::sections()) {
+    text += wrapped(std::string(s.name) + ": " + s.baselines + ".", "  ");
+  }
+  text += "\n";
+  text += kUsageTail;
+  return text;
 }
 
 /// Reads the command line into @p o; returns what is wrong with it, or "".
@@ -234,11 +277,11 @@ int main(int argc, char** argv) {
   Options options;
   const std::string badArgument = parseArguments(argc, argv, options);
   if (!badArgument.empty()) {
-    std::fprintf(stderr, "wb_bench: %s\n\n%s", badArgument.c_str(), kUsage);
+    std::fprintf(stderr, "wb_bench: %s\n\n%s", badArgument.c_str(), usage().c_str());
     return kExitBadArgument;
   }
   if (options.help) {
-    std::printf("%s", kUsage);
+    std::printf("%s", usage().c_str());
     return 0;
   }
   if (const auto reason = wb::gpuUnavailableReason()) {

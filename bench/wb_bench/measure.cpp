@@ -131,18 +131,7 @@ std::vector<Row> measureSection(const std::string& section, std::uint64_t size,
 }
 
 const std::vector<Section>& sections() {
-  static const std::vector<Section> all = {
-      {"layout", "output ints (rounded up to whole tiles)", std::uint64_t{1} << 26,
-       std::uint64_t{1} << 16, std::uint64_t{1} << 28, layoutKernelNames, runLayout},
-      {"reduction", "int32 elements", std::uint64_t{1} << 26, 100003, std::uint64_t{1} << 26,
-       reductionKernelNames, runReduction},
-      {"transpose", "rows = cols of a float matrix", 8192, 132, 32768, transposeKernelNames,
-       runTranspose},
-      {"constant", "float elements of the stencil (and lookup outputs)", std::uint64_t{1} << 26,
-       100003, std::uint64_t{1} << 28, constantKernelNames, runConstant},
-      {"shuffle", "int32 elements", std::uint64_t{1} << 26, 100003, std::uint64_t{1} << 26,
-       shuffleKernelNames, runShuffle},
-  };
+  static const std::vector<Section> all = SectionTable::inCourseOrder();
   return all;
 }
 

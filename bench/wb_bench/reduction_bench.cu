@@ -119,3 +119,7 @@ std::vector<Row> runReduction(std::uint64_t elements, Context& context) {
 }
 
 }  // namespace wb::bench
+
+WB_BENCH_SECTION(reduction, "int32 elements", std::uint64_t{1} << 26, 100003,
+                 std::uint64_t{1} << 26, wb::bench::reductionKernelNames, wb::bench::runReduction,
+                 "reduceGmem");

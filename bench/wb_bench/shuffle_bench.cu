@@ -83,3 +83,7 @@ std::vector<Row> runShuffle(std::uint64_t elements, Context& context) {
 }
 
 }  // namespace wb::bench
+
+WB_BENCH_SECTION(shuffle, "int32 elements", std::uint64_t{1} << 26, 100003, std::uint64_t{1} << 26,
+                 wb::bench::shuffleKernelNames, wb::bench::runShuffle,
+                 "each kernel's shared-memory twin (reduceSmem, reduceSmemUnroll)");

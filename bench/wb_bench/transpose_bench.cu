@@ -169,3 +169,7 @@ std::vector<Row> runTranspose(std::uint64_t sideLength, Context& context) {
 }
 
 }  // namespace wb::bench
+
+WB_BENCH_SECTION(transpose, "rows = cols of a float matrix", 8192, 132, 32768,
+                 wb::bench::transposeKernelNames, wb::bench::runTranspose,
+                 "naiveGmem");

@@ -39,6 +39,8 @@ RunnableKernel lookupEntry(const constant::LookupKernel& k, unsigned int distinc
 
 }  // namespace
 
+namespace {
+
 std::vector<RunnableKernel> constantKernels() {
   std::vector<RunnableKernel> out;
   for (const constant::StencilKernel& k : constant::stencilKernels()) {
@@ -64,4 +66,8 @@ std::vector<RunnableKernel> constantKernels() {
   return out;
 }
 
+}  // namespace
+
 }  // namespace wb::runner
+
+WB_RUNNER_SECTION(constant, wb::runner::constantKernels);

@@ -7,6 +7,8 @@
 
 namespace wb::runner {
 
+namespace {
+
 std::vector<RunnableKernel> layoutKernels() {
   std::vector<RunnableKernel> out;
   for (const layout::LayoutKernel& k : layout::layoutKernels()) {
@@ -23,4 +25,8 @@ std::vector<RunnableKernel> layoutKernels() {
   return out;
 }
 
+}  // namespace
+
 }  // namespace wb::runner
+
+WB_RUNNER_SECTION(layout, wb::runner::layoutKernels);

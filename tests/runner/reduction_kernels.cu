@@ -10,6 +10,8 @@
 
 namespace wb::runner {
 
+namespace {
+
 std::vector<RunnableKernel> reductionKernels() {
   std::vector<RunnableKernel> out;
   for (const reduction::ReduceKernel& k : reduction::reductionKernels()) {
@@ -29,4 +31,8 @@ std::vector<RunnableKernel> reductionKernels() {
   return out;
 }
 
+}  // namespace
+
 }  // namespace wb::runner
+
+WB_RUNNER_SECTION(reduction, wb::runner::reductionKernels);

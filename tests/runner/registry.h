@@ -1,13 +1,18 @@
 // The kernels the runner can launch one at a time, for tools that wrap a
 // whole process around one launch: Nsight Compute (bank conflicts, memory
 // transactions), compute-sanitizer (races, barriers, out-of-bounds), and the
-// mutant checks. Each section contributes its kernels in its own file.
+// mutant checks. Each section contributes its kernels in its own file,
+// tests/runner/<section>_kernels.cu, which registers them
+// (WB_RUNNER_SECTION): CMake compiles the files of the sections
+// workbook.toml lists.
 #pragma once
 
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "wb/section_registry.h"
 
 namespace wb::runner {
 
@@ -39,14 +44,15 @@ struct RunnableKernel {
   std::function<std::string()> runOnce;
 };
 
-/// Every section's kernels, in section order.
+/// Every section's kernels, in workbook.toml's order of sections.
 std::vector<RunnableKernel> allKernels();
 
-/// Each section's part of allKernels().
-std::vector<RunnableKernel> layoutKernels();
-std::vector<RunnableKernel> reductionKernels();
-std::vector<RunnableKernel> transposeKernels();
-std::vector<RunnableKernel> constantKernels();
-std::vector<RunnableKernel> shuffleKernels();
+/// The sections' files register their kernels here
+/// (WB_RUNNER_SECTION(layout, layoutKernels) in tests/runner/layout_kernels.cu).
+using SectionKernels = std::vector<RunnableKernel> (*)();
+using KernelRegistry = SectionRegistry<SectionKernels>;
 
 }  // namespace wb::runner
+
+/// Registers @p fn, returning section @p section's kernels, with the runner.
+#define WB_RUNNER_SECTION(section, fn) WB_REGISTER_SECTION(::wb::runner::KernelRegistry, section, fn)

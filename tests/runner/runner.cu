@@ -31,8 +31,8 @@
 namespace wb::runner {
 
 std::vector<RunnableKernel> allKernels() {
-  std::vector<RunnableKernel> all = layoutKernels();
-  for (auto* section : {reductionKernels, transposeKernels, constantKernels, shuffleKernels}) {
+  std::vector<RunnableKernel> all;
+  for (const SectionKernels section : KernelRegistry::inCourseOrder()) {
     for (auto& k : section()) all.push_back(std::move(k));
   }
   return all;

@@ -14,6 +14,8 @@
 
 namespace wb::runner {
 
+namespace {
+
 std::vector<RunnableKernel> shuffleKernels() {
   std::vector<RunnableKernel> out;
   for (const shuffle::ExchangeKernel& k : shuffle::exchangeKernels()) {
@@ -42,4 +44,8 @@ std::vector<RunnableKernel> shuffleKernels() {
   return out;
 }
 
+}  // namespace
+
 }  // namespace wb::runner
+
+WB_RUNNER_SECTION(shuffle, wb::runner::shuffleKernels);

@@ -7,6 +7,8 @@
 
 namespace wb::runner {
 
+namespace {
+
 std::vector<RunnableKernel> transposeKernels() {
   using namespace transpose;
   std::vector<RunnableKernel> out;
@@ -34,4 +36,8 @@ std::vector<RunnableKernel> transposeKernels() {
   return out;
 }
 
+}  // namespace
+
 }  // namespace wb::runner
+
+WB_RUNNER_SECTION(transpose, wb::runner::transposeKernels);
