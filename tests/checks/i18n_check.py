@@ -406,6 +406,43 @@ def check_pages(root=ROOT):
                             f"<!-- follows {english} @ COMMIT -->")
         elif not CJK.search(text):
             problems.append(f"{rel}: not Chinese")
+        else:
+            problems += page_fidelity(rel, text, english_at(english, m["commit"], root))
+    return problems
+
+
+NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")
+MUTANT_REF = re.compile(r"\b\w+/\w+__\w+\b")
+IMAGE = re.compile(r"@image html (\S+)")
+REF_GLUED = re.compile(r"@ref \w+[^\x00-\x7f]")
+
+
+def english_at(english, commit, root=ROOT):
+    """The English page as it was at the commit the Chinese follows (the
+    file as it is now where git cannot say)."""
+    shown = subprocess.run(["git", "show", f"{commit}:{english}"], cwd=root,
+                           capture_output=True, text=True)
+    if shown.returncode == 0:
+        return shown.stdout
+    try:
+        return (pathlib.Path(root) / english).read_text(encoding="utf-8")
+    except OSError:
+        return ""
+
+
+def page_fidelity(rel, text, english):
+    """What a faithful Chinese page keeps of its English: every number (so
+    every measurement keeps its source), every mutant and picture it names;
+    and Doxygen must see where each @ref ends."""
+    problems = []
+    for what, pattern in (("number", NUMBER), ("known mistake", MUTANT_REF),
+                          ("picture", IMAGE)):
+        lost = sorted(set(pattern.findall(english)) - set(pattern.findall(text)))
+        if lost:
+            problems.append(f"{rel}: lacks the {what}(s) {lost[:6]} of its English")
+    for hit in REF_GLUED.findall(text):
+        problems.append(f"{rel}: {hit!r}: Doxygen reads the Chinese after @ref as part of "
+                        "the name; quote the link text: @ref name \"文字\"")
     return problems
 
 
@@ -504,6 +541,16 @@ def self_test():
                                          'print(t("check.running", name=name, log=log))\n')
         expect("a string printed past the messages",
                check_loop_code(files=("student/loop.py",), root=tmp), "student/loop.py:1")
+
+    english = "Measured on an H100: 0.0647 ms, 28.5x; mutant layout/setRowReadCol__no_barrier."
+    expect("a page that loses a number of its English",
+           page_fidelity("p.zh.md", "在 H100 上测得 28.5 倍；错误版本 layout/setRowReadCol__no_barrier。",
+                         english), "0.0647")
+    expect("a page that loses a known mistake of its English",
+           page_fidelity("p.zh.md", "在 H100 上测得 0.0647 ms，28.5 倍。", english),
+           "layout/setRowReadCol__no_barrier")
+    expect("an @ref glued to Chinese", page_fidelity("p.zh.md", "见 @ref errata。", ""),
+           "quote the link text")
 
     rules = [r for r in i18n.OUTPUT_RULES if r[0] != "sanitize.race"]
     expect("a race line left in English", check_output_rules(rules=rules), "stays English")
