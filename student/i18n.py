@@ -542,6 +542,19 @@ def _rule_fns():
                "请求数比该访问模式所需的还少: 核函数是按练习要求读取常量表的吗？")
         return f"{head}，按常量内存模型应为 {m['e']}: {why}"
 
+    @rule("method.failed", r"^(?P<i>\s*)FAILED (?P<k>\S+) \(method\):(?P<rest>.*)$")
+    def _(m):
+        rest = m["rest"].replace(" the module could not be read:", " 无法读取模块:")
+        return f"{m['i']}失败 {m['k']}（写法检查）:{rest}"
+
+    @rule("method.failed_facts", r"^(?P<i>\s*)failed facts: (?P<facts>.*)$")
+    def _(m):
+        return f"{m['i']}未满足的写法要求: {m['facts']}"
+
+    @rule("method.passed", r"^(?P<i>\s*)PASSED (?P<k>\S+) \(method\): (?P<facts>.*)$")
+    def _(m):
+        return f"{m['i']}通过 {m['k']}（写法检查）: {m['facts']}"
+
     @rule("test.skipped", r"^(?P<i>\s*)skipped: (?P<why>.*)$")
     def _(m):
         return f"{m['i']}跳过: {m['why']}"

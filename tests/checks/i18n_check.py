@@ -307,6 +307,9 @@ SAMPLES = {
                          "load 32.00 (2048 over 64 loads), expected 1.00 from the constant "
                          "model: the lanes of a warp read more distinct constant words than "
                          "the exercise asks (serialised)"],
+    "method.failed": ["FAILED shuffle/reduceShfl (method):"],
+    "method.failed_facts": ["  failed facts: needs SHFL | no BAR"],
+    "method.passed": ["PASSED shuffle/reduceShfl (method): needs SHFL in reduceShfl (sm_90)"],
     "test.skipped": ["skipped: no GPU"],
     "test.failed_plain": ["FAILED layout/x: the runner crashed"],
     "gtest.equality": ["Expected equality of these values:"],
