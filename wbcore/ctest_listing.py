@@ -25,7 +25,7 @@ if __package__ in (None, ""):  # run as a script: find wbcore beside this file
 from wbcore import course as wbex  # noqa: E402
 
 EXERCISE_LABEL = "exercise="
-KINDS = ("host", "gpu", "perf", "profile", "sanitize", "mutant")
+KINDS = ("host", "gpu", "perf", "profile", "sanitize", "method", "mutant")
 # A failing stand-in the discovery scripts add for tests they could not list
 # (an executable that was not built, a runner that cannot list its kernels).
 PLACEHOLDER_LABEL = "placeholder"
