@@ -8,6 +8,8 @@ its file, and two lists of check names,
                                       a host exercise),
   "sanitize:<kernel id>:<tool>"       one compute-sanitizer tool on a kernel,
   "profile:<kernel id>"               the profile check of a kernel,
+  "method:<fact>"                     one method fact of the exercise
+                                      (workbook.toml; tests/checks/method_check.py),
 "checked" (every check the mutant's run reached: all of its exercise's
 correctness tests, then the tools until one caught it) and "failed". The
 student's results (CTest's JUnit report, with the build's listing) give
@@ -92,6 +94,24 @@ def sanitize_verdicts(output, kernel):
     return verdicts
 
 
+def method_facts(exercise):
+    """The texts of an exercise's method facts ("needs SHFL"), as the
+    method check names them."""
+    from wbcore import method as wbmethod
+    return [f.text for f in wbmethod.parse_facts(list(exercise.method))]
+
+
+def method_verdicts(output, exercise):
+    """{"method:<fact>": failed?} from a failed method check's output, whose
+    line `failed facts: A | B` names the facts that did not hold; {} when
+    it names none (the module could not be read)."""
+    m = re.search(r"^\s*failed facts: (.+)$", output, re.M)
+    if not m:
+        return {}
+    failed = {f.strip() for f in m.group(1).split("|")}
+    return {f"method:{fact}": fact in failed for fact in method_facts(exercise)}
+
+
 def student_checks(results, listed, exercise):
     """(checked, failed): the check names of the exercise's results that
     passed or failed (skipped ones say nothing)."""
@@ -109,6 +129,9 @@ def student_checks(results, listed, exercise):
             names = {f"sanitize:{kernel_id}:{tool}": v for tool, v in verdicts.items()}
         elif t.kind == "profile":
             names = {f"profile:{r.name.rsplit('.profile.', 1)[-1]}": bad}
+        elif t.kind == "method":
+            names = method_verdicts(r.output, exercise) if r.result == "failed" else {
+                f"method:{fact}": False for fact in method_facts(exercise)}
         else:
             continue
         for name, is_bad in names.items():

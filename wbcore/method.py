@@ -181,3 +181,12 @@ def describe(findings):
         if line not in out:
             out.append(line)
     return out
+
+
+def failed_facts(findings):
+    """The texts of the facts that failed, each once, in order."""
+    out = []
+    for f in findings:
+        if f.fact.text not in out:
+            out.append(f.fact.text)
+    return out

@@ -68,6 +68,8 @@ def main():
         print(f"FAILED {exercise.key} (method):")
         for line in method.describe(findings):
             print(f"  {line}")
+        # For ./workbook check's diagnosis by known mistakes (wbcore/diagnosis.py).
+        print("  failed facts: " + " | ".join(method.failed_facts(findings)))
         return 1
     print(f"PASSED {exercise.key} (method): " + "; ".join(f.text for f in facts)
           + f" in {', '.join(checked)}")

@@ -12,13 +12,21 @@ order, stopping at the first that rejects the mutant:
   2. compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on each
      kernel of the mutated exercise;
   3. Nsight Compute's shared-memory wavefronts per request against the bank
-     model, on each kernel of the exercise the model grades.
+     model, on each kernel of the exercise the model grades;
+  4. the method check (tests/checks/method_check.py): the facts of
+     workbook.toml about the module's machine code, read without a GPU.
+A mutant that expects `method` (a right answer by the wrong technique) is
+judged by the method check first, and needs no GPU; with one, its
+correctness tests also run, for the record. Without a GPU, a mutant
+expecting another stage is still killed where the method check rejects it
+(the GPU stages were not run: nothing is recorded), else skipped.
 A host-exercise mutant (--host-tests: the exercise's tests linked with the
 mutant, nothing else) has two stages: its Host* tests, which need no GPU,
 then its Gpu* tests (book 5.1's configuration exercises), which skip
 themselves without one.
 Exit: 0 killed (the line names the stage and the test or tool that caught
-it), 1 survived, 77 when a kernel mutant meets no GPU, or a host-exercise
+it), 1 survived, 77 when a kernel mutant meets no GPU (and no method check
+rejects it, or the disassemblers are missing), or a host-exercise
 mutant survives its host tests and its GPU tests were skipped (CTest:
 skipped).
 With --build, the checks the run reached and those that failed are
@@ -36,9 +44,12 @@ import sys
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 from wbcore import ctest_listing  # noqa: E402
+from wbcore import course as wbex  # noqa: E402
 from wbcore import diagnosis  # noqa: E402
+from wbcore import method  # noqa: E402
 from wbcore import nsight  # noqa: E402
 from wbcore import sanitizer_report  # noqa: E402
+from wbcore import sass  # noqa: E402
 
 SKIP = 77
 
@@ -149,6 +160,33 @@ def stage_profile(runner, kernels, checks=None):
     return None
 
 
+def stage_method(module, section, exercise, checks=None):
+    """The method check of the mutant's module: (killed_by or None, why it
+    could not run or None). Each fact is recorded in `checks` as
+    "method:<fact>" when given."""
+    checks = {} if checks is None else checks
+    e = wbex.find_exercise(f"{section}/{exercise}")
+    facts = method.parse_facts(list(e.method))
+    if not facts:
+        return None, f"workbook.toml lists no method facts for {e.key}"
+    try:
+        listings = sass.disassemble(module)
+    except sass.ToolsMissing as err:
+        return None, str(err)
+    except sass.DisassemblyError as err:
+        # Our own build's module: a missing one is not the mutant's doing.
+        return None, f"the module could not be read: {err}"
+    kernels, findings = method.evaluate(listings, facts, exercise_file=f"{section}/{exercise}.cu")
+    if not kernels:
+        return None, f"{module} holds no machine code (SASS)"
+    failed = method.failed_facts(findings)
+    checks.update({f"method:{f.text}": f.text in failed for f in facts})
+    if findings:
+        said = method.describe(findings)
+        return "method: " + " | ".join(said[:2]) + (" ..." if len(said) > 2 else ""), None
+    return None, None
+
+
 def main():
     ap = argparse.ArgumentParser(
         # The summary, then the options; the details follow them.
@@ -198,9 +236,23 @@ def main():
     if not kernels:
         print(f"mutant {args.name}: the runner lists no kernel of {args.section}/{args.exercise}")
         return 1
+    # The mutant's module: the first folder of --modules holds it alone.
+    module = (pathlib.Path(args.modules.split(":", 1)[0]) / args.section
+              / f"{args.exercise}.fatbin")
+    method_checks = {}
+    by_method, method_skipped = stage_method(module, args.section, args.exercise, method_checks)
     gpu = subprocess.run([args.runner, "--gpu-check"], capture_output=True, text=True)
     if gpu.returncode != 0:
-        print(gpu.stdout.strip() or f"skipped: the runner's GPU check failed ({gpu.returncode})")
+        no_gpu = (gpu.stdout.strip()
+                  or f"skipped: the runner's GPU check failed ({gpu.returncode})")
+        if args.expect == "method" and (by_method or not method_skipped):
+            record(args, method_checks, by_method)
+            return report(args, by_method)
+        if by_method:
+            # Killed without the GPU stages, which would come first: no record.
+            return report(args, by_method, note=" (the GPU stages were not run: no GPU)")
+        print(no_gpu + (f"; the method check could not run: {method_skipped}"
+                        if method_skipped else ""))
         return SKIP
 
     try:
@@ -217,15 +269,24 @@ def main():
     # {check name: failed?} of every check this run reaches (wbcore/diagnosis.py)
     checks = {f"test:{t.gtest_name}": False for t in listed if t.gtest_name}
     checks.update({f"test:{name}": True for name in failures})
+    checks.update(method_checks)
+    if args.expect == "method":
+        # A right answer by the wrong technique: its tests ran for the record.
+        if killed_by and by_method:
+            by_method += f" (its correctness tests fail too: {killed_by})"
+        record(args, checks, by_method)
+        return report(args, by_method)
     try:
         if killed_by is None:
             killed_by = stage_sanitize(args.runner, kernels, checks)
         if killed_by is None:
             killed_by = stage_profile(args.runner, kernels, checks)
     except nsight.ToolUnavailable as err:
-        if killed_by is None:
+        if killed_by is None and by_method is None:
             print(f"skipped: mutant {args.name} survived the tests and {err}")
             return SKIP
+    if killed_by is None:
+        killed_by = by_method
     record(args, checks, killed_by)
     return report(args, killed_by)
 
@@ -246,15 +307,20 @@ def record(args, checks, killed_by):
         print(f"(mutant {args.name}: its record was not written: {err})")
 
 
-def report(args, killed_by):
+def report(args, killed_by, note=""):
     """Prints the verdict; 0 when the mutant was killed, 1 when it survived."""
     if killed_by:
         stage = killed_by.split(":", 1)[0]
-        note = "" if not args.expect or stage == args.expect or (
-            stage == "hang" and args.expect == "timeout") else f" (expected {args.expect})"
+        if args.expect and stage != args.expect and not (
+                stage == "hang" and args.expect == "timeout"):
+            note = f" (expected {args.expect})" + note
         print(f"KILLED mutant {args.name} by {killed_by}{note}")
         return 0
-    print(f"SURVIVED mutant {args.name}: no test, sanitizer or profile check rejected it")
+    if args.expect == "method":
+        print(f"SURVIVED mutant {args.name}: the method check did not reject it")
+        return 1
+    print(f"SURVIVED mutant {args.name}: no test, sanitizer, profile or method check "
+          "rejected it")
     return 1
 
 
