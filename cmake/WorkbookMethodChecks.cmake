@@ -31,3 +31,12 @@ function(wb_add_method_checks impl)
     endforeach()
   endforeach()
 endfunction()
+
+# The reading of machine code the method checks rely on, tested on saved
+# nvdisasm listings (tests/checks/data/sass/), without the disassemblers:
+# kernels, lines, classes, the fact vocabulary (every kernel exercise of
+# workbook.toml has facts that parse), the messages and the install line.
+add_test(NAME workbook.method_checks_read_machine_code
+         COMMAND Python3::Interpreter "${CMAKE_SOURCE_DIR}/tests/checks/sass_test.py")
+set_tests_properties(workbook.method_checks_read_machine_code PROPERTIES
+                     LABELS "host" TIMEOUT 60)

@@ -131,18 +131,19 @@ def _join_lines(lines):
 
 
 def _lines(instructions, sources, exercise_file):
-    """The distinct source lines of instructions, in code order, as shown to
-    the student."""
+    """The distinct source lines of instructions, as shown to the student,
+    in the order of the file (the first instruction's file first)."""
     out = []
     suffixes = (exercise_file,) if exercise_file else ()
     for i in instructions:
         loc = i.line_in(suffixes) if suffixes else (i.locations[-1] if i.locations else None)
         if loc is None:
             continue
-        item = f"{sanitizer_report.display_path(loc.path, sources)}:{loc.line}"
+        item = (sanitizer_report.display_path(loc.path, sources), loc.line)
         if item not in out:
             out.append(item)
-    return out
+    files = list(dict.fromkeys(path for path, _ in out))
+    return [f"{path}:{line}" for path, line in sorted(out, key=lambda x: (files.index(x[0]), x[1]))]
 
 
 def evaluate(listings, facts, sources=(), exercise_file=""):

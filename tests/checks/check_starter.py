@@ -7,7 +7,12 @@ exercise that was accidentally solved in starter/, or a test that cannot
 fail, is caught. Performance tests are left out (they need correct kernels).
 
 Without a GPU the GPU tests are skipped, so only exercises with host tests
-can be judged; the rest are reported as not checked. When starter/ differs
+or method checks can be judged; the rest are reported as not checked. A
+method check (tests/checks/method_check.py, no GPU needed) that fails
+counts like a failing test; one that passes says nothing about whether the
+exercise is solved (a TODO kernel of a global-memory baseline already uses
+no shared memory), so a passing method check alone never makes an
+exercise "solved as shipped". The worked examples must pass theirs. When starter/ differs
 from the pristine record (student/pristine_starter.json: a student's work)
 the check does not apply and reports itself skipped (exit 77).
 
@@ -79,6 +84,18 @@ def run_tests(tests, per, modules):
                 per[t.exercise.key]["passed"] += 1
 
 
+def run_method_checks(tests, per):
+    """Adds the outcomes of the method checks among `tests` to per, as
+    "method_passed", "failed" and "skipped" (each runs its command, as
+    CTest would: exit 0 passed, 77 skipped, else failed)."""
+    for t in tests:
+        if t.kind != "method" or t.exercise is None or not t.command:
+            continue
+        done = subprocess.run(list(t.command), capture_output=True, timeout=300)
+        outcome = {0: "method_passed", SKIP: "skipped"}.get(done.returncode, "failed")
+        per[t.exercise.key][outcome] += 1
+
+
 def main():
     ap = argparse.ArgumentParser(
         # The summary, then the options; the details follow them.
@@ -112,6 +129,7 @@ def main():
             continue
         per = collections.defaultdict(collections.Counter)
         run_tests(tests, per, build / "modules" / "starter")
+        run_method_checks(tests, per)
         for e in (x for x in wbex.exercises() if x.section == section):
             c = per.get(e.key, collections.Counter())
             given = e.worked_example
@@ -119,7 +137,7 @@ def main():
                 if c["failed"]:
                     problems.append(f"{e.key} is the worked example but {c['failed']} of its "
                                     "tests fail as shipped")
-                elif c["passed"]:
+                elif c["passed"] or c["method_passed"]:
                     checked += 1
                 else:
                     unchecked.append(e.key)

@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Host tests of the method checks' reading of machine code, without the
+disassemblers: nvdisasm listings saved from the workbook's modules
+(tests/checks/data/sass/) parsed into kernels, instructions, source lines
+and classes (wbcore/sass.py), the fact vocabulary (wbcore/method.py), the
+failure messages at the student's lines, and the skip with the install line
+where the tools are missing.
+"""
+import os
+import pathlib
+import sys
+import unittest
+from unittest import mock
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
+from wbcore import method  # noqa: E402
+from wbcore import sass  # noqa: E402
+
+DATA = pathlib.Path(__file__).resolve().parent / "data" / "sass"
+SOURCES = [("/src/workbook/solutions", "solutions"), ("/src/workbook/starter", "starter")]
+
+
+def listing(name):
+    return (DATA / name).read_text()
+
+
+def counts(text):
+    """{kernel short name: {class: count}} of one listing."""
+    out = {}
+    for name, instructions in sass.kernels(sass.parse(text)).items():
+        c = {}
+        for i in instructions:
+            for cls in sass.classes(i):
+                c[cls] = c.get(cls, 0) + 1
+        out.setdefault(sass.short_name(name), []).append(c)
+    return out
+
+
+def instruction(text):
+    """An Instruction from one line of a listing."""
+    functions = sass.parse(".section .text._Z1kv,\"ax\",@progbits\n" + text)
+    return functions[0].instructions[0]
+
+
+class Parsing(unittest.TestCase):
+    def test_one_kernel_with_its_lines(self):
+        functions = sass.parse(listing("shflSwap_sm75.txt"))
+        self.assertEqual([(sass.short_name(f.name), f.entry) for f in functions],
+                         [("shflSwap", True)])
+        shfl = [i for i in functions[0].instructions if i.base == "SHFL"]
+        self.assertEqual(len(shfl), 1)
+        # The shuffle is inlined from the CUDA header: the exercise file's
+        # line is the call site, and the header's line comes first.
+        where = shfl[0].line_in(("shuffle/shflSwap.cu",))
+        self.assertEqual((where.path, where.line), ("/src/workbook/solutions/shuffle/shflSwap.cu", 25))
+        self.assertTrue(shfl[0].locations[0].path.endswith("sm_30_intrinsics.hpp"))
+
+    def test_a_helper_inlined_is_placed_at_its_own_line(self):
+        functions = sass.parse(listing("reduceShfl_sm75.txt"))
+        shfl = [i for f in functions for i in f.instructions if i.base == "SHFL"]
+        self.assertEqual(len(shfl), 10)
+        lines = {i.line_in(("shuffle/reduceShfl.cu",)).line for i in shfl}
+        self.assertEqual(lines, {16})   # warpReduce's shuffle, not its two call sites
+
+    def test_both_kernels_of_a_module(self):
+        found = counts(listing("setRowReadCol_sm75.txt"))
+        self.assertEqual(list(found), ["setRowReadCol"])
+        self.assertEqual(len(found["setRowReadCol"]), 2)   # square and rect
+        for c in found["setRowReadCol"]:
+            self.assertEqual(c, {"STS": 1, "LDS": 1, "BAR": 1, "STG": 1})
+
+    def test_short_names(self):
+        self.assertEqual(sass.short_name("_ZN2wb6layout4rect13setRowReadColEPi"), "setRowReadCol")
+        self.assertEqual(sass.short_name("_ZN2wb7shuffle8shflSwapEPKiPiiiiii"), "shflSwap")
+        self.assertEqual(sass.short_name("plainName"), "plainName")
+
+
+class Classes(unittest.TestCase):
+    def test_classes_of_the_references(self):
+        self.assertEqual(counts(listing("shflSwap_sm75.txt"))["shflSwap"],
+                         [{"LDG": 4, "LDG.PLAIN": 4, "SHFL": 1, "STG": 4}])
+        read_only = counts(listing("stencilReadOnly_sm90.txt"))["stencilReadOnly"][0]
+        self.assertEqual((read_only["LDG.RO"], read_only.get("LDG.PLAIN", 0)), (7, 0))
+        constant = counts(listing("stencilConstant_sm90.txt"))["stencilConstant"][0]
+        self.assertGreaterEqual(constant["CONST"], 1)
+        self.assertNotIn("FIMM", constant)
+
+    def test_classes_of_the_wrong_techniques(self):
+        literal = counts(listing("stencilConstant_literal_sm75.txt"))["stencilConstant"][0]
+        self.assertEqual((literal.get("CONST", 0), literal["FIMM"]), (0, 4))
+        ldcg = counts(listing("stencilReadOnly_ldcg_sm90.txt"))["stencilReadOnly"][0]
+        self.assertEqual((ldcg["LDG.RO"], ldcg["LDG.PLAIN"]), (3, 4))
+        partner = counts(listing("shflSwap_partner_from_global_sm75.txt"))["shflSwap"][0]
+        self.assertNotIn("SHFL", partner)
+        self.assertGreater(partner["LDG"], 4)
+
+    def test_single_instructions(self):
+        cases = {
+            "/*0010*/ LDC R2, c[0x3][R0+0x10] ;": {"CONST"},
+            "/*0010*/ ULDC.64 UR4, c[0x3][0x8] ;": {"CONST"},
+            "/*0010*/ IMAD R0, R1, c[0x0][0x0], R2 ;": set(),
+            "/*0010*/ FFMA R1, R2, 0.5, R3 ;": {"FIMM"},
+            "/*0010*/ FFMA R1, R2, -3.25e-05, R3 ;": {"FIMM"},
+            "/*0010*/ FADD R1, R2, 1 ;": set(),           # an integer immediate
+            "/*0010*/ FFMA R1, R2, 1.0, R3 ;": set(),     # 1 and 0 are no coefficients
+            "/*0010*/ FFMA R1, R2, R3, R4 ;": set(),
+            "/*0010*/ BAR.SYNC.DEFER_BLOCKING 0x0 ;": {"BAR"},
+            "/*0010*/ BAR.ARV 0x1, 0x40 ;": set(),
+            "/*0010*/ LDG.E.128.CONSTANT R4, desc[UR4][R2.64] ;": {"LDG", "LDG.RO"},
+            "/*0010*/ LDG.E.STRONG.GPU R4, desc[UR4][R2.64] ;": {"LDG", "LDG.PLAIN"},
+            "/*0010*/ @!P0 LDS.U.128 R4, [R2] ;": {"LDS"},
+            "/*0010*/ LDGSTS.E [R1], desc[UR4][R2.64] ;": {"LDG", "LDG.PLAIN", "STS"},
+            "/*0010*/ SHFL.BFLY PT, R0, R3, 0x10, 0x1f ;": {"SHFL"},
+            "/*0010*/ STL [R1], R2 ;": {"LOCAL"},
+            "/*0010*/ ATOMG.E.ADD.STRONG.GPU PT, R2, [R4], R5 ;": {"ATOMG"},
+        }
+        for text, expected in cases.items():
+            with self.subTest(text=text):
+                self.assertEqual(sass.classes(instruction(text)), expected)
+
+
+class Facts(unittest.TestCase):
+    def test_the_vocabulary(self):
+        self.assertEqual(method.parse_fact("needs SHFL"), method.Fact("needs", 1, "SHFL"))
+        self.assertEqual(method.parse_fact("needs 4 CONST"), method.Fact("needs", 4, "CONST"))
+        self.assertEqual(method.parse_fact("no LDS: no shared memory here"),
+                         method.Fact("no", 0, "LDS", "no shared memory here"))
+        self.assertEqual(method.parse_fact("at most 1 LDG.RO").text, "at most 1 LDG.RO")
+        for wrong in ("needs", "need SHFL", "no 2 LDG", "at most LDG", "needs SHUFFLE",
+                      "needs 0 SHFL", "at least 1 SHFL", 3):
+            with self.subTest(fact=wrong):
+                with self.assertRaises(method.FactError):
+                    method.parse_fact(wrong)
+        with self.assertRaises(method.FactError):
+            method.parse_facts(["at most 1 LDG", "no LDG"])   # bounded from above twice
+        method.parse_facts(["needs LDG", "at most 4 LDG"])    # a range is fine
+
+    def test_every_list_of_the_workbook_parses(self):
+        from wbcore import course
+        kernels = [e for e in course.exercises() if e.kind == "kernel"]
+        self.assertTrue(kernels)
+        for e in kernels:
+            with self.subTest(exercise=e.key):
+                self.assertTrue(method.parse_facts(list(e.method)), "no method facts")
+
+
+class Messages(unittest.TestCase):
+    def facts(self, key):
+        from wbcore import course
+        return method.parse_facts(list(course.find_exercise(key).method))
+
+    def test_the_references_pass(self):
+        for name, key in (("shflSwap_sm75.txt", "shuffle/shflSwap"),
+                          ("reduceShfl_sm75.txt", "shuffle/reduceShfl"),
+                          ("setRowReadCol_sm75.txt", "layout/setRowReadCol"),
+                          ("stencilConstant_sm90.txt", "constant/stencilConstant"),
+                          ("stencilReadOnly_sm90.txt", "constant/stencilReadOnly")):
+            with self.subTest(listing=name):
+                kernels, findings = method.evaluate([("sm_xx", listing(name))], self.facts(key),
+                                                    SOURCES, key.split("/")[0] + "/"
+                                                    + key.split("/")[1] + ".cu")
+                self.assertTrue(kernels)
+                self.assertEqual(method.describe(findings), [])
+
+    def test_a_swap_from_global_memory_named_at_its_lines(self):
+        text = listing("shflSwap_partner_from_global_sm75.txt").replace(
+            "/src/workbook/tests/mutants/shuffle/shflSwap__partner_from_global_memory.cu",
+            "/src/workbook/starter/shuffle/shflSwap.cu")
+        _, findings = method.evaluate([("sm_75", text)], self.facts("shuffle/shflSwap"),
+                                      SOURCES, "shuffle/shflSwap.cu")
+        said = method.describe(findings)
+        self.assertEqual(len(said), 2, said)
+        self.assertRegex(said[0], r"^shflSwap: no SHFL instruction: .*; the kernel is at "
+                                  r"starter/shuffle/shflSwap\.cu:\d+$")
+        self.assertRegex(said[1], r"^shflSwap: 6 LDG instruction\(s\), expected at most 4: "
+                                  r"each lane loads only its own values; the partner's comes by "
+                                  r"shuffle, not from global memory; at "
+                                  r"starter/shuffle/shflSwap\.cu:16, :22, :24$")
+        self.assertEqual(method.failed_facts(findings), ["needs SHFL", "at most 4 LDG"])
+
+    def test_the_other_wrong_techniques_fail(self):
+        for name, key, failing in (
+                ("stencilConstant_literal_sm75.txt", "constant/stencilConstant",
+                 ["needs CONST", "no FIMM"]),
+                ("stencilReadOnly_ldcg_sm90.txt", "constant/stencilReadOnly",
+                 ["no LDG.PLAIN"])):
+            with self.subTest(listing=name):
+                _, findings = method.evaluate([("sm_xx", listing(name))], self.facts(key))
+                self.assertEqual(method.failed_facts(findings), failing)
+
+
+class Tools(unittest.TestCase):
+    def test_missing_tools_say_how_to_install_them(self):
+        with mock.patch.dict(os.environ, {"WB_CUOBJDUMP": "/nonexistent/cuobjdump",
+                                          "WB_NVDISASM": "/nonexistent/nvdisasm"}):
+            with self.assertRaises(sass.ToolsMissing) as caught:
+                sass.find_tools()
+        said = str(caught.exception)
+        self.assertIn("cuobjdump and nvdisasm not found", said)
+        pins = sass.pinned_versions()
+        self.assertEqual(set(pins), {"nvidia-cuda-cuobjdump", "nvidia-cuda-nvdisasm"})
+        for package, version in pins.items():
+            self.assertIn(f"{package}=={version}", said)
+
+    def test_a_wheel_in_this_python_is_found(self):
+        with mock.patch.object(sass, "_site_folders", return_value=[str(DATA / "no-site")]):
+            self.assertIsNone(next(sass._wheel_candidates("nvdisasm"), None))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)
