@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Checks that one exercise's compiled kernels use the technique the
-exercise teaches, from their machine code, without a GPU: the method facts
-its workbook.toml entry lists (wbcore/method.py), against the module's
-SASS (wbcore/sass.py: cuobjdump and nvdisasm, in the sandbox where it
-starts). Exit: 0 every fact holds, 1 one does not (one line per fact and
-kernel, with the lines of the student's file), 77 when the disassemblers
-are not installed (CTest: skipped; the message gives the install line).
+exercise teaches (its method facts in workbook.toml), from their machine
+code, without a GPU. Exit: 0 every fact holds, 1 one does not, 77 when the
+disassemblers are not installed (CTest: skipped, with the install line).
+
+The facts (wbcore/method.py) are checked against the module's SASS
+(wbcore/sass.py: cuobjdump and nvdisasm, in the sandbox where it starts);
+a failure names, per fact and kernel, what was expected and found and the
+lines of the student's file.
 
   python3 tests/checks/method_check.py --module build/modules/starter/shuffle/shflSwap.fatbin \\
       --exercise shuffle/shflSwap [--source-dir starter=starter]

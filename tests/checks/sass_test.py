@@ -202,6 +202,10 @@ class Tools(unittest.TestCase):
         for package, version in pins.items():
             self.assertIn(f"{package}=={version}", said)
 
+    def test_the_readme_gives_the_pinned_install_line(self):
+        readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text()
+        self.assertIn(sass.install_line(), " ".join(readme.split()))
+
     def test_a_wheel_in_this_python_is_found(self):
         with mock.patch.object(sass, "_site_folders", return_value=[str(DATA / "no-site")]):
             self.assertIsNone(next(sass._wheel_candidates("nvdisasm"), None))
