@@ -555,6 +555,19 @@ def _rule_fns():
     def _(m):
         return f"{m['i']}通过 {m['k']}（写法检查）: {m['facts']}"
 
+    # wbcore/build.py's gpu_present: why there is no GPU.
+    @rule("gpu.no_smi", r"^nvidia-smi is not installed, so no NVIDIA driver is present$")
+    def _(m):
+        return "没有安装 nvidia-smi，说明没有 NVIDIA 驱动"
+
+    @rule("gpu.smi_failed", r"^nvidia-smi failed: (?P<err>.*)$")
+    def _(m):
+        return f"nvidia-smi 运行失败: {m['err']}"
+
+    @rule("gpu.no_gpu", r"^nvidia-smi lists no GPU: (?P<said>.*)$")
+    def _(m):
+        return f"nvidia-smi 没有列出任何 GPU: {m['said']}"
+
     @rule("test.skipped", r"^(?P<i>\s*)skipped: (?P<why>.*)$")
     def _(m):
         return f"{m['i']}跳过: {m['why']}"
@@ -582,6 +595,18 @@ def _rule_fns():
     @rule("gtest.expected", r"^(?P<i>\s*)Expected: (?P<v>.*)$")
     def _(m):
         return f"{m['i']}期望: {m['v']}"
+
+    @rule("gtest.near",
+          r"^(?P<i>\s*)The difference between (?P<a>.+?) and (?P<b>.+?) is (?P<d>\S+), which "
+          r"exceeds (?P<tol>.+), where$")
+    def _(m):
+        return f"{m['i']}{m['a']} 与 {m['b']} 之差为 {m['d']}，超过了允许的 {m['tol']}，其中"
+
+    @rule("gtest.evaluates",
+          r"^(?P<i>\s*)(?P<x>\S.*?) evaluates to (?P<v>.*?)(?P<tail>, and|\.)?$")
+    def _(m):
+        tail = "，" if m["tail"] == ", and" else ("。" if m["tail"] else "")
+        return f"{m['i']}{m['x']} 的值为 {m['v']}{tail}"
 
     @rule("gtest.failure", r"^(?P<i>\s*)(?P<where>\S+:\d+): Failure$")
     def _(m):

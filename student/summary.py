@@ -19,18 +19,20 @@ MAX_FAILURES_SHOWN = 8
 def failure_lines(result, lines=FAILURE_LINES):
     """The first lines of a failure's message that say something: GoogleTest's
     failure lines where there are some, else the first non-empty lines."""
-    output = "\n".join(i18n.output_line(l) for l in result.output.splitlines())
-    text = [l.strip() for l in output.splitlines() if l.strip()]
+    # Lines are picked by their English words, then shown in the language in
+    # use (i18n.output_line).
+    shown = i18n.output_line
+    text = [l.strip() for l in result.output.splitlines() if l.strip()]
     # A check script's message (sanitize, profile) starts with "FAILED" and
     # goes on with indented lines that say where and why: keep them, with
     # their indentation.
-    raw = [l.rstrip() for l in output.splitlines() if l.strip()]
-    starts = [i for i, l in enumerate(raw) if l.startswith(("FAILED ", "失败 "))]
+    raw = [l.rstrip() for l in result.output.splitlines() if l.strip()]
+    starts = [i for i, l in enumerate(raw) if l.startswith("FAILED ")]
     if starts:
-        return [l[:200] for l in raw[starts[0]:starts[0] + lines + 1]]
+        return [shown(l)[:200] for l in raw[starts[0]:starts[0] + lines + 1]]
     keep = [l for l in text if "Failure" in l or "xpected" in l or "differ" in l
             or "Which is" in l or "failed" in l or "wrote" in l]
-    return [l[:160] for l in (keep or text)[:lines]]
+    return [shown(l)[:160] for l in (keep or text)[:lines]]
 
 
 def group_key(result, listed):

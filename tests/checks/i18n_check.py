@@ -310,6 +310,9 @@ SAMPLES = {
     "method.failed": ["FAILED shuffle/reduceShfl (method):"],
     "method.failed_facts": ["  failed facts: needs SHFL | no BAR"],
     "method.passed": ["PASSED shuffle/reduceShfl (method): needs SHFL in reduceShfl (sm_90)"],
+    "gpu.no_smi": ["nvidia-smi is not installed, so no NVIDIA driver is present"],
+    "gpu.smi_failed": ["nvidia-smi failed: [Errno 13] Permission denied"],
+    "gpu.no_gpu": ["nvidia-smi lists no GPU: No devices were found"],
     "test.skipped": ["skipped: no GPU"],
     "test.failed_plain": ["FAILED layout/x: the runner crashed"],
     "gtest.equality": ["Expected equality of these values:"],
@@ -317,6 +320,9 @@ SAMPLES = {
     "gtest.value_of": ["Value of: ok"],
     "gtest.actual": ["  Actual: false"],
     "gtest.expected": ["Expected: true"],
+    "gtest.near": ["The difference between actual.value and expected is 1, which exceeds "
+                   "1e-9 * expected, where"],
+    "gtest.evaluates": ["expected evaluates to 1, and", "1e-9 * expected evaluates to 1e-09."],
     "gtest.failure": ["tests/layout/layout_test.cu:120: Failure"],
 }
 
