@@ -154,6 +154,18 @@ MESSAGES = {
                       "(WB_LANG sets it for one shell)",
                       "学习流程使用的语言，之后的运行会沿用（WB_LANG 只对当前 shell 生效）"),
 
+    # the build (wbcore/build.py's WORDS, whose English these repeat)
+    "build.step": ("building: step {n} of {total}: {what}",
+                   "正在构建: 第 {n} 步，共 {total} 步: {what}"),
+    "build.configure_failed_log": ("configuring failed; see {log}", "配置失败；详见 {log}"),
+    "build.configure_failed": ("configuring failed (above)", "配置失败（见上面的输出）"),
+    "build.failed_first_errors": ("the build failed; the first errors (the whole log: {log}):",
+                                  "构建失败；最先出现的错误如下（完整日志: {log}）:"),
+    "build.fix_first": ("fix the first error first.", "请先修正第一个错误。"),
+    "build.failed_above": ("the build failed: the compiler's messages are above; fix the first "
+                           "error first.",
+                           "构建失败: 编译器的消息在上面；请先修正第一个错误。"),
+
     # status
     "status.running": ("running your starter's tests (CTest's output: {log}) ...",
                        "正在运行你的 starter 的测试（CTest 输出: {log}）..."),

@@ -197,7 +197,7 @@ def print_progress(results, listed, gpu_ok, gpu_note):
 
 
 def status(include_perf=False):
-    if not wbbuild.configure_and_build(quiet=True, target=STUDENT_TARGET):
+    if not wbbuild.configure_and_build(quiet=True, target=STUDENT_TARGET, say=t):
         return 1
     gpu_ok, gpu_note = wbbuild.gpu_present()
     try:
@@ -220,7 +220,7 @@ def status(include_perf=False):
 
 
 def check(name, include_perf=False):
-    if not wbbuild.configure_and_build(quiet=True, target=STUDENT_TARGET):
+    if not wbbuild.configure_and_build(quiet=True, target=STUDENT_TARGET, say=t):
         return 1
     if name in wbex.section_names():
         selector = ["-L", f"^{name}$"]

@@ -88,7 +88,24 @@ def preset_binary_dir(name, presets_file=PRESETS_FILE):
 NINJA_STEP = re.compile(r"^\[(\d+)/(\d+)\]\s*(.*)$")
 
 
-def build_with_progress(build_dir, target, log):
+# What the build tells a student, by id; ./workbook passes `say` to have it
+# in the student's language (student/i18n.py holds the same ids).
+WORDS = {
+    "build.step": "building: step {n} of {total}: {what}",
+    "build.configure_failed_log": "configuring failed; see {log}",
+    "build.configure_failed": "configuring failed (above)",
+    "build.failed_first_errors": "the build failed; the first errors (the whole log: {log}):",
+    "build.fix_first": "fix the first error first.",
+    "build.failed_above": "the build failed: the compiler's messages are above; fix the first "
+                          "error first.",
+}
+
+
+def english(word_id, **fields):
+    return WORDS[word_id].format(**fields)
+
+
+def build_with_progress(build_dir, target, log, say=english):
     """`cmake --build build_dir --target target`, its output to `log`; shows
     "building: step n of N: <what>" from Ninja's [n/N] lines, as one updating
     line on a terminal, else as plain lines at most every few seconds or 10%.
@@ -105,7 +122,7 @@ def build_with_progress(build_dir, target, log):
             if not m:
                 continue
             n, total, what = int(m.group(1)), int(m.group(2)), m.group(3)
-            text = f"building: step {n} of {total}: {what}"
+            text = say("build.step", n=n, total=total, what=what)
             if tty:
                 print("\r" + text[:100].ljust(100), end="", flush=True)
                 shown = True
@@ -132,24 +149,25 @@ def first_errors(log, lines=12):
     return "\n".join((keep or text[-lines:])[:lines])
 
 
-def configure_and_build(preset="default", quiet=False, target=None):
+def configure_and_build(preset="default", quiet=False, target=None, say=english):
     """Configure (once) and build with a preset (only `target`, with
-    progress, when given). Returns True on success."""
+    progress, when given). Returns True on success. `say(id, **fields)`
+    words the messages (WORDS)."""
     require_tools()
     build_dir = preset_binary_dir(preset)
     build_dir.mkdir(parents=True, exist_ok=True)
     if not (build_dir / "CMakeCache.txt").exists():
         rc = run(["cmake", "--preset", preset], quiet, log=build_dir / "configure.log" if quiet else None)
         if rc != 0:
-            print(f"configuring failed; see {build_dir / 'configure.log'}" if quiet else
-                  "configuring failed (above)", file=sys.stderr)
+            print(say("build.configure_failed_log", log=build_dir / "configure.log") if quiet
+                  else say("build.configure_failed"), file=sys.stderr)
             return False
     if target is not None:
         log = build_dir / "build.log"
-        if build_with_progress(build_dir, target, log) != 0:
-            print(f"the build failed; the first errors (the whole log: {log}):\n"
-                  + first_errors(log), file=sys.stderr)
-            print("fix the first error first.", file=sys.stderr)
+        if build_with_progress(build_dir, target, log, say) != 0:
+            print(say("build.failed_first_errors", log=log) + "\n" + first_errors(log),
+                  file=sys.stderr)
+            print(say("build.fix_first"), file=sys.stderr)
             return False
         return True
     rc = run(["cmake", "--build", "--preset", preset], quiet,
@@ -157,8 +175,7 @@ def configure_and_build(preset="default", quiet=False, target=None):
     if rc != 0:
         if quiet:
             print((build_dir / "build.log").read_text()[-6000:], file=sys.stderr)
-        print("the build failed: the compiler's messages are above; fix the first error first.",
-              file=sys.stderr)
+        print(say("build.failed_above"), file=sys.stderr)
         return False
     return True
 

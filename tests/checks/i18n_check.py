@@ -56,6 +56,11 @@ def english_words(text):
 
 def check_messages(messages, zh_only=i18n.ZH_ONLY, extra=i18n.ZH_EXTRA_FIELDS):
     problems = []
+    from wbcore import build as wbbuild
+    for wid, english in wbbuild.WORDS.items():
+        if messages.get(wid, ("",))[0] != english:
+            problems.append(f"message {wid}: wbcore/build.py says {english!r}; student/i18n.py "
+                            "must hold the same English and its Chinese")
     for mid, texts in messages.items():
         if not isinstance(texts, tuple) or len(texts) != 2 or not all(
                 isinstance(x, str) and x.strip() for x in texts):
