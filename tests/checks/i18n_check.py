@@ -396,6 +396,11 @@ def _translate(line, rules):
 
 def check_glossary_pages(root=ROOT):
     problems = []
+    for term in wbzh.terms(root):
+        for field in ("en", "zh", "meaning", "meaning_zh"):
+            if "<" in re.sub(r"`[^`]*`", "", term.get(field, "")):
+                problems.append(f"glossary term {term['en']!r}: {field} has a '<' outside "
+                                "`code`, which Doxygen reads as an HTML tag")
     for rel, text in ((wbzh.GLOSSARY_EN, wbzh.glossary_en(root)),
                       (wbzh.GLOSSARY_ZH, wbzh.glossary_zh(root))):
         path = pathlib.Path(root) / rel
