@@ -132,32 +132,61 @@ TEST(HostBlocksPerSmLimitedByShared, AgreesWithACountingModelOnEverySize) {
   }
 }
 
+// The sizes the GPU test asks about: fixed ones, then half the opt-in limit,
+// one byte under it and the whole of it.
+std::vector<std::size_t> sizesFor(const SharedMemoryLimits& l) {
+  const std::size_t candidates[] = {128,   1000,  4096,       7000,          8 * 1024,
+                                    12345, 16384, 30000,      48 * 1024,     48 * 1024 + 1,
+                                    70000, 100 * 1024, l.perBlockOptin / 2, l.perBlockOptin - 1,
+                                    l.perBlockOptin};
+  std::vector<std::size_t> sizes;
+  for (const std::size_t bytes : candidates) {
+    if (bytes <= l.perBlockOptin) sizes.push_back(bytes);
+  }
+  return sizes;
+}
+
+constexpr std::size_t kLimitFields = 8;
+
+double limitField(const SharedMemoryLimits& l, std::size_t i) {
+  const double fields[kLimitFields] = {
+      double(l.computeMajor),          double(l.computeMinor),     double(l.perBlockDefault),
+      double(l.perBlockOptin),         double(l.perMultiprocessor), double(l.reservedPerBlock),
+      double(l.allocationGranularity), double(l.maxBlocksPerMultiprocessor)};
+  return fields[i];
+}
+
 TEST(GpuBlocksPerSmLimitedByShared, MatchesTheOccupancyApi) {
-  // The function is pure: the GPU's limits and the occupancy API's answers
-  // are asked of a child that runs only the test's code, the function is
-  // called in a child without CUDA, and the two are compared here.
-  const std::size_t sizes[] = {128,    1000,   4096,   7000,   8 * 1024, 12345,
-                               16384,  30000,  48 * 1024, 48 * 1024 + 1, 70000,
-                               100 * 1024, 0, 0, 0};  // the last three: set from the limits
-  constexpr std::size_t kSizes = sizeof sizes / sizeof sizes[0];
-  constexpr std::size_t kLimits = 8;
-  // Answers 0..7: the limits; 8..: the occupancy of each size (-1 above the
-  // opt-in limit, where the function is not asked).
-  const std::vector<IsolatedResult> truth = callIsolatedEach(
-      kLimits + kSizes,
-      [&sizes](std::size_t i) -> double {
-        const SharedMemoryLimits l = check::deviceLimits();
-        const double limits[kLimits] = {
-            double(l.computeMajor),      double(l.computeMinor),     double(l.perBlockDefault),
-            double(l.perBlockOptin),     double(l.perMultiprocessor), double(l.reservedPerBlock),
-            double(l.allocationGranularity), double(l.maxBlocksPerMultiprocessor)};
-        if (i < kLimits) return limits[i];
-        std::size_t bytes = sizes[i - kLimits];
-        if (i - kLimits >= kSizes - 3) {
-          const std::size_t fromTheLimit[3] = {l.perBlockOptin / 2, l.perBlockOptin - 1, l.perBlockOptin};
-          bytes = fromTheLimit[i - kLimits - (kSizes - 3)];
-        }
-        if (bytes > l.perBlockOptin) return -1.0;
+  // The function is pure, and its expected answers must never be in the
+  // memory of the child that calls it (a child is a copy of the test
+  // process): first a child that runs only the test's code reads the GPU's
+  // limits, then the function is called on them in a child without CUDA,
+  // and only then does another test child ask the occupancy API.
+  const std::vector<IsolatedResult> limits = callIsolatedEach(
+      kLimitFields, [](std::size_t i) { return limitField(check::deviceLimits(), i); }, 60,
+      ChildSetup::Gpu);
+  if (limits.front().kind == IsolatedResult::Kind::Skipped) GTEST_SKIP() << limits.front().detail;
+  for (const IsolatedResult& r : limits) {
+    ASSERT_EQ(r.kind, IsolatedResult::Kind::Returned) << "the test's own GPU query " << r.describe();
+  }
+  SharedMemoryLimits l;
+  l.computeMajor = static_cast<int>(limits[0].value);
+  l.computeMinor = static_cast<int>(limits[1].value);
+  l.perBlockDefault = static_cast<std::size_t>(limits[2].value);
+  l.perBlockOptin = static_cast<std::size_t>(limits[3].value);
+  l.perMultiprocessor = static_cast<std::size_t>(limits[4].value);
+  l.reservedPerBlock = static_cast<std::size_t>(limits[5].value);
+  l.allocationGranularity = static_cast<std::size_t>(limits[6].value);
+  l.maxBlocksPerMultiprocessor = static_cast<int>(limits[7].value);
+  const std::vector<std::size_t> sizes = sizesFor(l);
+
+  const std::vector<IsolatedResult> got = callIsolatedEach(sizes.size(), [&l, &sizes](std::size_t i) {
+    return static_cast<double>(blocksPerSmLimitedByShared(l, sizes[i]));
+  });
+
+  const std::vector<IsolatedResult> expected = callIsolatedEach(
+      sizes.size(),
+      [&l, &sizes](std::size_t i) -> double {
         // Dynamic shared memory is the only thing this kernel uses much of,
         // opted in to the most a block may have so every size can be asked.
         const void* kernel = test_kernels::sharedOnly();
@@ -165,40 +194,18 @@ TEST(GpuBlocksPerSmLimitedByShared, MatchesTheOccupancyApi) {
                                  static_cast<int>(l.perBlockOptin)) != cudaSuccess) {
           throw std::runtime_error("the test could not opt its kernel in");
         }
-        return static_cast<double>(check::occupancy(kernel, 32, bytes));
+        return static_cast<double>(check::occupancy(kernel, 32, sizes[i]));
       },
       60, ChildSetup::Gpu);
-  if (truth.front().kind == IsolatedResult::Kind::Skipped) GTEST_SKIP() << truth.front().detail;
-  for (const IsolatedResult& r : truth) {
-    ASSERT_EQ(r.kind, IsolatedResult::Kind::Returned) << "the test's own GPU query " << r.describe();
-  }
-  SharedMemoryLimits l;
-  l.computeMajor = static_cast<int>(truth[0].value);
-  l.computeMinor = static_cast<int>(truth[1].value);
-  l.perBlockDefault = static_cast<std::size_t>(truth[2].value);
-  l.perBlockOptin = static_cast<std::size_t>(truth[3].value);
-  l.perMultiprocessor = static_cast<std::size_t>(truth[4].value);
-  l.reservedPerBlock = static_cast<std::size_t>(truth[5].value);
-  l.allocationGranularity = static_cast<std::size_t>(truth[6].value);
-  l.maxBlocksPerMultiprocessor = static_cast<int>(truth[7].value);
-  std::vector<std::size_t> asked;
-  std::vector<int> expected;
-  const std::size_t fromTheLimit[3] = {l.perBlockOptin / 2, l.perBlockOptin - 1, l.perBlockOptin};
-  for (std::size_t k = 0; k < kSizes; ++k) {
-    if (truth[kLimits + k].value < 0) continue;
-    asked.push_back(k >= kSizes - 3 ? fromTheLimit[k - (kSizes - 3)] : sizes[k]);
-    expected.push_back(static_cast<int>(truth[kLimits + k].value));
-  }
-  const std::vector<IsolatedResult> got = callIsolatedEach(asked.size(), [&l, &asked](std::size_t i) {
-    return static_cast<double>(blocksPerSmLimitedByShared(l, asked[i]));
-  });
   std::string problems;
-  for (std::size_t i = 0; i < asked.size(); ++i) {
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    ASSERT_EQ(expected[i].kind, IsolatedResult::Kind::Returned)
+        << "the test's own occupancy query " << expected[i].describe();
     ASSERT_EQ(got[i].kind, IsolatedResult::Kind::Returned)
-        << "blocksPerSmLimitedByShared(this GPU, " << asked[i] << ") " << got[i].describe();
-    if (got[i].value != static_cast<double>(expected[i])) {
-      problems += std::to_string(asked[i]) + " bytes: " + std::to_string(got[i].value) +
-                  " blocks, the occupancy API says " + std::to_string(expected[i]) + "; ";
+        << "blocksPerSmLimitedByShared(this GPU, " << sizes[i] << ") " << got[i].describe();
+    if (got[i].value != expected[i].value) {
+      problems += std::to_string(sizes[i]) + " bytes: " + std::to_string(got[i].value) +
+                  " blocks, the occupancy API says " + std::to_string(expected[i].value) + "; ";
     }
   }
   EXPECT_EQ(problems, "");

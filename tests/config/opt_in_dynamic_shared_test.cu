@@ -112,11 +112,12 @@ IsolatedResult checkOptIn(std::size_t (*bytesFor)(const SharedMemoryLimits&)) {
 TEST(HostOptInDynamicShared, RefusesACountThatDoesNotFitInAnInt) {
   // 4 GiB + 1 KB would become 1 KB as an int: a silent opt-in to the wrong
   // size. Called in a child without CUDA: the refusal must come before any
-  // runtime call, and the record says whether one was made.
+  // runtime call, and the record says whether one was made. The last count
+  // fits, and must reach the runtime: refusing every count is no refusal.
   const std::size_t counts[] = {(std::size_t{1} << 32) + 1024,
-                                static_cast<std::size_t>(INT_MAX) + 1};
+                                static_cast<std::size_t>(INT_MAX) + 1, 1024};
   const check::RecordedCalls r = check::callRecorded(
-      2, [&counts](std::size_t i) { return static_cast<double>(optInDynamicShared(kernel(), counts[i])); },
+      3, [&counts](std::size_t i) { return static_cast<double>(optInDynamicShared(kernel(), counts[i])); },
       ChildSetup::HostOnly, 20);
   ASSERT_EQ(r.problem, "");
   for (std::size_t i = 0; i < 2; ++i) {
@@ -131,6 +132,39 @@ TEST(HostOptInDynamicShared, RefusesACountThatDoesNotFitInAnInt) {
         << "optInDynamicShared(kernel, " << counts[i] << ") called cudaFuncSetAttribute with "
         << (r.calls[i].empty() ? 0 : r.calls[i].front().value)
         << "; refuse a count that does not fit in an int before calling the runtime";
+  }
+  ASSERT_EQ(r.results[2].kind, IsolatedResult::Kind::Returned)
+      << "optInDynamicShared(kernel, 1024) " << r.results[2].describe();
+  EXPECT_FALSE(r.calls[2].empty())
+      << "optInDynamicShared(kernel, 1024) did not call the runtime: only a count that does not "
+         "fit in an int is refused without asking it";
+}
+
+TEST(HostOptInDynamicShared, SetsTheMaxDynamicSharedSizeToTheCount) {
+  // Without a GPU: each count that fits in an int is passed to the runtime in
+  // one cudaFuncSetAttribute call on the kernel passed in, and what the
+  // runtime returns is returned (here the recorder's refusal,
+  // cudaErrorInitializationError, since the child has no CUDA).
+  const std::size_t counts[] = {1024, kDefaultSharedPerBlock + 1024, 200 * 1024,
+                                static_cast<std::size_t>(INT_MAX)};
+  const check::RecordedCalls r = check::callRecorded(
+      4, [&counts](std::size_t i) { return static_cast<double>(optInDynamicShared(kernel(), counts[i])); },
+      ChildSetup::HostOnly, 20);
+  ASSERT_EQ(r.problem, "");
+  for (std::size_t i = 0; i < 4; ++i) {
+    const std::string call = "optInDynamicShared(kernel, " + std::to_string(counts[i]) + ")";
+    ASSERT_EQ(r.results[i].kind, IsolatedResult::Kind::Returned) << call << " " << r.results[i].describe();
+    ASSERT_EQ(r.calls[i].size(), 1u) << call << " made " << r.calls[i].size()
+                                     << " cudaFuncSetAttribute calls; it takes one";
+    const check::AttributeCall& c = r.calls[i].front();
+    EXPECT_EQ(c.kernel, kernel()) << call << " set an attribute of another function";
+    EXPECT_EQ(c.attribute, static_cast<int>(cudaFuncAttributeMaxDynamicSharedMemorySize))
+        << call << " set attribute " << c.attribute
+        << "; the opt-in is cudaFuncAttributeMaxDynamicSharedMemorySize";
+    EXPECT_EQ(static_cast<std::size_t>(c.value), counts[i]) << call << " set the attribute to " << c.value;
+    EXPECT_EQ(static_cast<int>(r.results[i].value), c.returned)
+        << call << " returned " << r.results[i].value << " where the runtime returned " << c.returned
+        << ": return what the runtime says";
   }
 }
 
@@ -175,7 +209,11 @@ TEST(GpuOptInDynamicShared, ReturnsTheErrorForMoreThanTheDeviceGives) {
           return call + ", more than a block may have on this GPU, returned cudaSuccess: " +
                  "return what the runtime says";
         }
-        if (done.calls > 0 && err != done.last) {
+        if (done.calls == 0) {
+          return call + " returned " + check::errorName(err) + " without asking the runtime: " +
+                 "a count that fits in an int is the runtime's to judge";
+        }
+        if (err != done.last) {
           return call + " returned " + check::errorName(err) + " where the runtime said " +
                  check::errorName(done.last) + ": return what the runtime says";
         }

@@ -31,10 +31,11 @@ constexpr std::size_t kHeavyBytes = 8 * 1024;
 
 TEST(HostPreferSharedCarveout, RefusesAPercentOutsideMinusOneToHundred) {
   // Called in a child without CUDA: the refusal must come before any runtime
-  // call, and the record says whether one was made.
-  const int percents[] = {101, 150, -2, -100};
+  // call, and the record says whether one was made. The last percent is
+  // allowed, and must reach the runtime: refusing every percent is no refusal.
+  const int percents[] = {101, 150, -2, -100, 50};
   const check::RecordedCalls r = check::callRecorded(
-      4, [&percents](std::size_t i) { return static_cast<double>(preferSharedCarveout(kernel(), percents[i])); },
+      5, [&percents](std::size_t i) { return static_cast<double>(preferSharedCarveout(kernel(), percents[i])); },
       ChildSetup::HostOnly, 20);
   ASSERT_EQ(r.problem, "");
   for (std::size_t i = 0; i < 4; ++i) {
@@ -49,6 +50,39 @@ TEST(HostPreferSharedCarveout, RefusesAPercentOutsideMinusOneToHundred) {
         << "preferSharedCarveout(kernel, " << percents[i]
         << ") called cudaFuncSetAttribute; refuse a percent outside [-1, 100] before calling "
            "the runtime";
+  }
+  ASSERT_EQ(r.results[4].kind, IsolatedResult::Kind::Returned)
+      << "preferSharedCarveout(kernel, 50) " << r.results[4].describe();
+  EXPECT_FALSE(r.calls[4].empty())
+      << "preferSharedCarveout(kernel, 50) did not call the runtime: only a percent outside "
+         "[-1, 100] is refused without asking it";
+}
+
+TEST(HostPreferSharedCarveout, SetsThePreferredCarveoutToThePercent) {
+  // Without a GPU: each percent the contract allows, -1 (no preference)
+  // included, is passed to the runtime in one cudaFuncSetAttribute call on
+  // the kernel passed in, and what the runtime returns is returned (here the
+  // recorder's refusal, cudaErrorInitializationError, since the child has no
+  // CUDA).
+  const int percents[] = {cudaSharedmemCarveoutDefault, 0, 25, 100};
+  const check::RecordedCalls r = check::callRecorded(
+      4, [&percents](std::size_t i) { return static_cast<double>(preferSharedCarveout(kernel(), percents[i])); },
+      ChildSetup::HostOnly, 20);
+  ASSERT_EQ(r.problem, "");
+  for (std::size_t i = 0; i < 4; ++i) {
+    const std::string call = "preferSharedCarveout(kernel, " + std::to_string(percents[i]) + ")";
+    ASSERT_EQ(r.results[i].kind, IsolatedResult::Kind::Returned) << call << " " << r.results[i].describe();
+    ASSERT_EQ(r.calls[i].size(), 1u) << call << " made " << r.calls[i].size()
+                                     << " cudaFuncSetAttribute calls; it takes one";
+    const check::AttributeCall& c = r.calls[i].front();
+    EXPECT_EQ(c.kernel, kernel()) << call << " set an attribute of another function";
+    EXPECT_EQ(c.attribute, static_cast<int>(cudaFuncAttributePreferredSharedMemoryCarveout))
+        << call << " set attribute " << c.attribute
+        << "; the preference is cudaFuncAttributePreferredSharedMemoryCarveout";
+    EXPECT_EQ(c.value, percents[i]) << call << " set the attribute to " << c.value;
+    EXPECT_EQ(static_cast<int>(r.results[i].value), c.returned)
+        << call << " returned " << r.results[i].value << " where the runtime returned " << c.returned
+        << ": return what the runtime says";
   }
 }
 

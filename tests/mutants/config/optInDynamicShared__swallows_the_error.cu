@@ -1,5 +1,5 @@
 // bug: ignores what cudaFuncSetAttribute returns, so a size the device cannot give looks accepted
-// expect: tests
+// expect: host
 #include <climits>
 
 #include "config/config.cuh"
