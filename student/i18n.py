@@ -411,6 +411,36 @@ def _example_zh(text):
     return out
 
 
+# wbcore/sass.py's CLASSES: what each instruction class is (the reason a
+# method fact without one of its own gives).
+CLASSES_ZH = {
+    "SHFL": "线程束洗牌指令（SHFL，__shfl*_sync）在线程束的通道之间传递值",
+    "LDS": "共享内存加载（LDS、LDSM）",
+    "STS": "共享内存存储（STS）",
+    "ATOMS": "共享内存原子操作（ATOMS）",
+    "BAR": "线程块屏障（BAR，__syncthreads）",
+    "LDG": "全局内存加载（LDG），任何通路",
+    "LDG.RO": "经只读缓存的全局加载（LDG .CONSTANT 或 .NC，__ldg）",
+    "LDG.PLAIN": "不走只读通路的全局加载",
+    "STG": "全局内存存储（STG）",
+    "ATOMG": "全局内存原子操作或归约（ATOMG、ATOM、RED）",
+    "CONST": "对 __constant__ 存储区的读取（c[0x3] 的操作数或 LDC）",
+    "LOCAL": "本地内存访问（LDL、STL）: 编译器没能放在寄存器里的数组",
+    "FIMM": "带字面常数操作数（立即数）的浮点乘法或加法",
+}
+
+
+def method_why_zh(why):
+    """The Chinese of a method fact's reason: workbook.zh.toml's [method_why],
+    or the class's description; the English where neither has it."""
+    from wbcore import sass
+    for cls, text in sass.CLASSES.items():
+        if why == text and cls in CLASSES_ZH:
+            return CLASSES_ZH[cls]
+    from student import zh as wbzh
+    return wbzh.method_why(why) or why
+
+
 def _rule_fns():
     """[(id, compiled pattern, function of the match giving the Chinese)]."""
     rules = []
@@ -553,6 +583,24 @@ def _rule_fns():
                if m["why"].startswith("the lanes") else
                "请求数比该访问模式所需的还少: 核函数是按练习要求读取常量表的吗？")
         return f"{head}，按常量内存模型应为 {m['e']}: {why}"
+
+    @rule("method.finding",
+          r"^(?P<i>\s*)(?P<k>\w+): (?:no (?P<c1>[\w.]+) instruction|(?P<f>\d+) (?P<c2>[\w.]+) "
+          r"instruction\(s\), expected (?P<exp>at least \d+|none|at most \d+)): (?P<rest>.*)$")
+    def _(m):
+        cls = m["c1"] or m["c2"]
+        if m["c1"]:
+            head = f"没有 {cls} 指令"
+        else:
+            exp = m["exp"].replace("at least", "至少").replace("at most", "最多")
+            head = f"有 {m['f']} 条 {cls} 指令，期望{'没有' if exp == 'none' else exp + ' 条'}"
+        why, where = m["rest"], ""
+        for cut, said in (("; the kernel is at ", "；核函数在 "), ("; at ", "；位置: ")):
+            if cut in why:
+                why, _, at = why.rpartition(cut)
+                where = said + at.replace(" more)", " 处)").replace("(and ", "(另有 ")
+                break
+        return f"{m['i']}{m['k']}: {head}: {method_why_zh(why)}{where}"
 
     @rule("method.failed", r"^(?P<i>\s*)FAILED (?P<k>\S+) \(method\):(?P<rest>.*)$")
     def _(m):

@@ -11,6 +11,8 @@ It holds, keyed by the names workbook.toml uses:
                           hints: one string per hint step of workbook.toml
   [mistake."SEC/FILE"]    bug: the known mistake a mutant makes (the
                           `// bug:` line of tests/mutants/SEC/FILE.cu)
+  [method_why]            the reasons of workbook.toml's method facts,
+                          English = Chinese
 The English stays in workbook.toml and the files; nothing here replaces it.
 tests/checks/i18n_check.py proves that every hint step, TODO block, section
 and known mistake has its Chinese and that the texts use the glossary's terms.
@@ -94,6 +96,11 @@ def todo(e, index=0, root=wbex.ROOT):
 def mistake(ref, root=wbex.ROOT):
     """The Chinese of a mutant's `// bug:` line (ref: SEC/FILE stem), or None."""
     return _strip(_safe(root).get("mistake", {}).get(ref, {}).get("bug"))
+
+
+def method_why(text, root=wbex.ROOT):
+    """The Chinese of a method fact's reason (workbook.toml), or None."""
+    return _strip(_safe(root).get("method_why", {}).get(text))
 
 
 def terms(root=wbex.ROOT):

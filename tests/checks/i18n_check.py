@@ -188,6 +188,25 @@ def check_data(data, root=ROOT):
             problems.append(f"{wbzh.DATA_FILE}: [exercise.\"{key}\"] names no exercise of "
                             "workbook.toml")
     problems += check_mistakes(data, root)
+    problems += check_method_whys(data, root)
+    return problems
+
+
+def check_method_whys(data, root=ROOT):
+    """Every reason of a method fact, and every instruction class, has its
+    Chinese (what the method check's lines say in ./workbook check)."""
+    from wbcore import method as wbmethod
+    from wbcore import sass
+    problems = []
+    whys = data.get("method_why", {})
+    for e in wbex.exercises(root):
+        for fact in wbmethod.parse_facts(list(getattr(e, "method", ()))):
+            if fact.why and not CJK.search(whys.get(fact.why, "")):
+                problems.append(f"{e.key}: the method fact {fact.text!r} has no Chinese reason "
+                                f"([method_why] in {wbzh.DATA_FILE})")
+    for cls in sass.CLASSES:
+        if cls not in i18n.CLASSES_ZH:
+            problems.append(f"instruction class {cls} has no Chinese (student/i18n.py, CLASSES_ZH)")
     return problems
 
 
@@ -312,6 +331,13 @@ SAMPLES = {
                          "load 32.00 (2048 over 64 loads), expected 1.00 from the constant "
                          "model: the lanes of a warp read more distinct constant words than "
                          "the exercise asks (serialised)"],
+    "method.finding": ["  reduceShfl: no SHFL instruction: each warp adds its values in registers, "
+                       "by shuffle; the kernel is at starter/shuffle/reduceShfl.cu:14",
+                       "  shflSwap: 2 LDG instruction(s), expected at most 1: each lane loads only "
+                       "its own value; the partner's comes by shuffle, not from global memory; "
+                       "at starter/shuffle/shflSwap.cu:17, :19",
+                       "  reduceSmem: 3 STS instruction(s), expected none: "
+                       "a shared-memory store (STS); at a.cu:1"],
     "method.failed": ["FAILED shuffle/reduceShfl (method):"],
     "method.failed_facts": ["  failed facts: needs SHFL | no BAR"],
     "method.passed": ["PASSED shuffle/reduceShfl (method): needs SHFL in reduceShfl (sm_90)"],
