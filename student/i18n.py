@@ -615,6 +615,20 @@ def _rule_fns():
     def _(m):
         return f"{m['i']}通过 {m['k']}（写法检查）: {m['facts']}"
 
+    # wbcore/build.py's require_tools: what to install.
+    @rule("tools.missing", r"^the workbook cannot build without: (?P<list>.*)$")
+    def _(m):
+        text = m["list"].replace("nvcc, the CUDA 13 compiler (install the CUDA Toolkit from "
+                                 "NVIDIA and put /usr/local/cuda/bin on PATH)",
+                                 "nvcc，即 CUDA 13 编译器（从 NVIDIA 安装 CUDA Toolkit，并把 "
+                                 "/usr/local/cuda/bin 加入 PATH）")
+        return f"练习册缺少构建所需的工具，请安装: {text.replace('; ', '；')}"
+
+    # wbcore/ctest_listing.py: CTest could not list the tests.
+    @rule("tests.unlisted", r"^ctest could not list the tests:(?P<rest>.*)$")
+    def _(m):
+        return f"ctest 无法列出测试:{m['rest']}"
+
     # wbcore/build.py's gpu_present: why there is no GPU.
     @rule("gpu.no_smi", r"^nvidia-smi is not installed, so no NVIDIA driver is present$")
     def _(m):

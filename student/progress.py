@@ -203,7 +203,7 @@ def status(include_perf=False):
     try:
         listed = ctest_listing.by_name(ctest_listing.list_tests(BUILD, ["-L", "^starter$"]))
     except ctest_listing.ListingError as err:
-        print(t("cli.error", err=err), file=sys.stderr)
+        print(t("cli.error", err=i18n.output_line(str(err))), file=sys.stderr)
         return 1
     results = run_starter_tests(None, include_perf, BUILD / "progress.xml", host_only=not gpu_ok)
     if not gpu_ok:
@@ -242,7 +242,7 @@ def check(name, include_perf=False):
     try:
         listed = ctest_listing.by_name(ctest_listing.list_tests(BUILD, ["-L", "^starter$"]))
     except ctest_listing.ListingError as err:
-        print(t("cli.error", err=err), file=sys.stderr)
+        print(t("cli.error", err=i18n.output_line(str(err))), file=sys.stderr)
         return 1
     if junit.exists():
         junit.unlink()

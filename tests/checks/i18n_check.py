@@ -341,6 +341,10 @@ SAMPLES = {
     "method.failed": ["FAILED shuffle/reduceShfl (method):"],
     "method.failed_facts": ["  failed facts: needs SHFL | no BAR"],
     "method.passed": ["PASSED shuffle/reduceShfl (method): needs SHFL in reduceShfl (sm_90)"],
+    "tools.missing": ["the workbook cannot build without: ninja (apt-get install ninja-build); "
+                      "nvcc, the CUDA 13 compiler (install the CUDA Toolkit from NVIDIA and put "
+                      "/usr/local/cuda/bin on PATH)"],
+    "tests.unlisted": ["ctest could not list the tests: [Errno 2] No such file or directory"],
     "gpu.no_smi": ["nvidia-smi is not installed, so no NVIDIA driver is present"],
     "gpu.smi_failed": ["nvidia-smi failed: [Errno 13] Permission denied"],
     "gpu.no_gpu": ["nvidia-smi lists no GPU: No devices were found"],
