@@ -494,6 +494,28 @@ def confined_test_command(slot, cmd, run_folder, gpu_present, env):
                            gpu=gpu_present, cwd=wbex.ROOT, env=passed)
 
 
+# What a test that shared the GPU with another submission's tests shows when
+# that submission took the GPU's memory or time (its code is hostile too):
+# the CUDA runtime's out-of-memory error, or a time limit.
+SHARED_GPU_SYMPTOMS_RE = re.compile(
+    r"out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|\bTimeout\b|"
+    r"timed out|did not return within", re.IGNORECASE)
+
+
+def shared_gpu_casualties(results, ctest_output):
+    """The tests of a phase run beside other submissions' (the GPU lock
+    held shared) that failed the way a test fails when another process
+    holds the GPU's memory or time: they run again alone before their
+    verdict counts, so no submission's grade depends on what another's code
+    did meanwhile. `results`: name -> JUnit record; `ctest_output`: the
+    phase's CTest output (where a timeout is named)."""
+    timed_out = {m.group(1) for m in CTEST_ABNORMAL_RE.finditer(ctest_output)
+                 if m.group(2) == "Timeout"}
+    return sorted(name for name, r in results.items()
+                  if r.result == "failed"
+                  and (name in timed_out or SHARED_GPU_SYMPTOMS_RE.search(r.output or "")))
+
+
 def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=None,
               confined=True):
     """Run the starter tests (all of them with a GPU, else the host ones),
@@ -503,7 +525,9 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
     sanitizer runs may share the GPU); then the perf and profile tests
     holding it exclusively, so no other submission's kernel runs while they
     measure (gpu_lock: grading_run.GpuLock, or None for no locking; without
-    a GPU nothing runs on one, so nothing is locked).
+    a GPU nothing runs on one, so nothing is locked). A test of the shared
+    run that failed for want of GPU memory or time runs again with the lock
+    held exclusively, and that run's verdict counts (shared_gpu_casualties).
     `timeout` bounds the runs together (the waits for the lock do not
     count). A phase with nothing to run starts no CTest. Each CTest runs in
     the sandbox (confined_test_command) unless confined is False; what the
@@ -516,11 +540,15 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
     shutil.rmtree(run_folder, ignore_errors=True)
     records = run_folder / RECORDS
     records.mkdir(parents=True)
-    for index, (label_args, timed) in enumerate(test_phases(gpu_present)):
+    phases = [(label_args, timed, only) for label_args, timed in test_phases(gpu_present)]
+    index = 0
+    while index < len(phases):
+        label_args, timed, names = phases[index]
         selection = []
-        if only is not None:
-            spec = select_tests(slot, commands, label_args, only)
+        if names is not None:
+            spec = select_tests(slot, commands, label_args, names)
             if spec == "":
+                index += 1
                 continue
             if spec is None:
                 run.warnings.append("ctest -I did not select exactly the tests asked for (a "
@@ -550,10 +578,16 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
                                   preexec=sandbox.limits(file_mb=TEST_FILE_MB))
             spent += time.monotonic() - started
         outputs.append(result.output)
-        run.results.update(_read_junit(junit))
+        phase_results = _read_junit(junit)
+        run.results.update(phase_results)
         if result.timed_out:
             run.timed_out = True
             break
+        if not timed and gpu_lock is not None and gpu_present:
+            again = shared_gpu_casualties(phase_results, result.output)
+            if again:
+                phases.insert(index + 1, (label_args, True, again))
+        index += 1
     run.output = "\n".join(outputs)
     run.records = read_records(records)
     return run

@@ -348,6 +348,39 @@ class RunTestsTest(unittest.TestCase):
                                           ("exclusive", untimed), ("released", sorted(STARTER))],
                          "the perf and profile tests last, holding the lock alone")
 
+    def test_a_test_that_ran_out_of_gpu_memory_beside_others_runs_again_alone(self):
+        # Fails with CUDA's out-of-memory error the first time (another
+        # submission's code held the GPU's memory), passes the second.
+        name = "starter.layout.Layout/GpuLayout.Squeezed/setRowReadCol_square"
+        marker = self.slot.root / "squeezed.once"
+        code = (f"import os, sys, pathlib; m = pathlib.Path({str(marker)!r})\n"
+                "if not m.exists():\n"
+                "    m.write_text('x'); print('cudaMalloc failed: cudaErrorMemoryAllocation "
+                "(out of memory)'); sys.exit(1)\n")
+        testfile = self.slot.build / "CTestTestfile.cmake"
+        testfile.write_text(testfile.read_text() + (
+            f"add_test([==[{name}]==] [==[{sys.executable}]==] -c [==[{code}]==])\n"
+            f"set_tests_properties([==[{name}]==] PROPERTIES LABELS "
+            "[==[layout;starter;gpu;exercise=setRowReadCol]==])\n"))
+        run = self.run_tests()
+        self.assertEqual(run.results[name].result, "passed", run.output)
+        holds = [how for how, _ in self.lock.seen if how != "released"]
+        self.assertEqual(holds, ["shared", "exclusive", "exclusive"],
+                         "the shared run, the test again alone, then the timed tests")
+
+    def test_only_failures_that_look_like_a_shared_gpu_run_again(self):
+        def result(name, outcome, output):
+            return name, TestResult(name, outcome, 1.0, output)
+        results = dict([
+            result("a", "failed", "element 3 is 7, expected 8"),
+            result("b", "failed", "cudaErrorMemoryAllocation (out of memory)"),
+            result("c", "passed", "out of memory"),
+            result("d", "failed", ""),
+            result("e", "failed", "the call did not return within 60 s"),
+        ])
+        output = "1/5 Test #4: d ...........***Timeout 60.01 sec\n"
+        self.assertEqual(gb.shared_gpu_casualties(results, output), ["b", "d", "e"])
+
     def test_the_records_of_the_run_are_read(self):
         run = self.run_tests(gpu_present=False)
         self.assertEqual(sorted(run.records), sorted(HOST))
