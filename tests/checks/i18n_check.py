@@ -46,6 +46,8 @@ ZH_PAGES = [("chapters/" + s + "/notes.zh.md", "chapters/" + s + "/notes.md")
     ("docs/zh/mainpage.md", "docs/mainpage.md"),
 ]
 
+# Chinese pages with no English twin: held to the glossary only.
+ZH_ONLY_PAGES = ["docs/zh/start.md"]
 
 # ---------------------------------------------------------------- messages
 
@@ -287,7 +289,7 @@ def zh_texts(data, messages=i18n.MESSAGES, root=ROOT, pages=True):
               for rid, pattern, fn in i18n.OUTPUT_RULES for sample in SAMPLES.get(rid, [])]
     texts += [("sanitizer fix", text) for text in i18n.FIXES.values()]
     if pages:
-        for rel, _ in ZH_PAGES:
+        for rel in ZH_ONLY_PAGES + [rel for rel, _ in ZH_PAGES]:
             path = pathlib.Path(root) / rel
             if path.exists():
                 texts.append((rel, path.read_text(encoding="utf-8")))
