@@ -1,5 +1,5 @@
 // bug: checks the count but never sets cudaFuncAttributeMaxDynamicSharedMemorySize, so a launch above 48 KB fails
-// expect: host
+// expect: tests
 #include <climits>
 
 #include "config/config.cuh"

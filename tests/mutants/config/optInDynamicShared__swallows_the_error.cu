@@ -1,5 +1,5 @@
 // bug: ignores what cudaFuncSetAttribute returns, so a size the device cannot give looks accepted
-// expect: host
+// expect: tests
 #include <climits>
 
 #include "config/config.cuh"

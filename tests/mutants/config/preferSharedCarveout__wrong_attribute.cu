@@ -1,5 +1,5 @@
 // bug: sets the percentage as cudaFuncAttributeMaxDynamicSharedMemorySize instead of the preferred carveout
-// expect: host
+// expect: tests
 #include "config/config.cuh"
 
 namespace wb::config {

@@ -1,6 +1,6 @@
 // bug: no __syncthreads() between staging the inputs and halo and reading
 // them: a thread may read a neighbour's slot (or the halo) before it is written
-// expect: sanitize
+// expect: tests
 // Book 5.5.2: stencilGmemCoef with the coefficients read through the
 // read-only (texture) cache. `const float* __restrict__` promises the
 // compiler that nothing else writes through another pointer to the same

@@ -1,6 +1,6 @@
 // bug: no __syncthreads() between the row store and the column load, so a
 // thread may read an element another warp has not written yet
-// expect: sanitize
+// expect: tests
 #include "layout/layout.cuh"
 
 namespace wb::layout {

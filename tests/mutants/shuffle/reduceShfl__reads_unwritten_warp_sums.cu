@@ -1,7 +1,7 @@
 // bug: warp 0 reads `smem[lane]` in all 32 lanes, but only the kWarpSums (4)
 // warp sums were ever written: lanes 4-31 read past the end of the shared
 // array (the book guards it with `threadIdx.x < SMEMDIM ? smem[laneIdx] : 0`)
-// expect: sanitize
+// expect: tests
 #include "shuffle/shuffle.cuh"
 
 namespace wb::shuffle {

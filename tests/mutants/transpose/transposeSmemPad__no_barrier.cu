@@ -1,7 +1,7 @@
 // bug: no __syncthreads() between filling the tile and reading its columns: a
 // warp can read slots that other warps have not stored yet (a race that may
 // or may not change the output on a given run)
-// expect: sanitize
+// expect: tests
 #include "transpose/transpose.cuh"
 
 namespace wb::transpose {
