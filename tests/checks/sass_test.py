@@ -183,7 +183,7 @@ class Messages(unittest.TestCase):
                 ("stencilConstant_literal_sm75.txt", "constant/stencilConstant",
                  ["needs CONST", "no FIMM"]),
                 ("stencilReadOnly_ldcg_sm90.txt", "constant/stencilReadOnly",
-                 ["no LDG.PLAIN"])):
+                 ["at most 3 LDG.PLAIN"])):
             with self.subTest(listing=name):
                 _, findings = method.evaluate([("sm_xx", listing(name))], self.facts(key))
                 self.assertEqual(method.failed_facts(findings), failing)
