@@ -10,7 +10,7 @@ when it was stored. What runs in a test process:
   - the repository's tests, harness, contracts and tools, the toolchain, the
     GPU, the build options and the WB_* environment: the same for the whole
     class, hashed into the context every key includes;
-  - the exercise code it loaded: a GoogleTest test holds no exercise code of
+  - the exercise code it loaded or read: a GoogleTest test holds no exercise code of
     its own; it loads the device module of each exercise whose kernel it
     launches (chapters/common/exercise_kernel.h), and a host exercise's test
     links that one exercise's object. tests/checks/gtest_verdict.py records, for
@@ -18,7 +18,9 @@ when it was stored. What runs in a test process:
     linked; the grader reads that record (never the test's output, which a
     kernel's printf could forge). A profile or sanitize test runs the kernel
     runner, which refuses to load any module but that of the one kernel it
-    runs (wb::loadOnlyModule), so it ran its exercise's code alone.
+    runs (wb::loadOnlyModule), so it ran its exercise's code alone. A
+    method test (tests/checks/method_check.py) reads its own exercise's
+    module alone, with the disassemblers whose versions the context holds.
 
 The key of a test is a hash over its name and labels, the context, and the
 files of the exercises it is expected to run (those of the exercise its
@@ -67,6 +69,7 @@ import subprocess
 from wbcore import build as wbbuild
 from wbcore import course as wbex
 from wbcore import ctest_listing
+from wbcore import sass
 from . import report as gr
 from . import score as gs
 from .submission import exercise_path
@@ -78,6 +81,9 @@ UNCACHED_LABELS = ("perf",)
 # Tests that run the kernel runner, which loads the module of their own
 # exercise and no other (so they need no record of what they loaded).
 RUNNER_LABELS = ("profile", "sanitize")
+# Tests that read the module of their own exercise and no other: the
+# runner's, and the method checks, which disassemble it.
+OWN_MODULE_LABELS = RUNNER_LABELS + ("method",)
 # What the grading build compiles or runs besides the exercise files: the
 # build scripts, the contracts, the tests and their harness, the kernel
 # runner, the checks CTest runs and the Python they import (all of wbcore
@@ -124,8 +130,9 @@ def repository_fingerprint(root=wbex.ROOT, paths=FINGERPRINTED):
 
 def tool_versions():
     """What `nvcc --version` and `ctest --version` say: a new toolkit
-    compiles the kernels anew, and a new CTest may report differently."""
-    said = {}
+    compiles the kernels anew, and a new CTest may report differently; and
+    the disassemblers' versions, which the method checks read kernels with."""
+    said = {"disassemblers": sass.tool_versions()}
     for cmd in TOOL_VERSIONS:
         try:
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
@@ -238,13 +245,13 @@ def ran_files(labels, record, digests, all_exercises):
     """{exercise key: digest} of the exercise files a finished test ran
     (loaded as a module or linked as an object), or None when that is not
     known, so its outcome must not be stored: a GoogleTest test's from its
-    record, a runner test's by construction (its own exercise)."""
+    record, a runner or method test's by construction (its own exercise)."""
     if record is not None:
         modules = record.get("modules")
         if not isinstance(modules, list) or not all(m in digests for m in modules):
             return None
         return {m: digests[m] for m in modules}
-    if any(label in RUNNER_LABELS for label in labels):
+    if any(label in OWN_MODULE_LABELS for label in labels):
         return {e.key: digests[e.key] for e in dependencies(labels, all_exercises)}
     return None
 

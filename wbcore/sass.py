@@ -142,6 +142,25 @@ def find_tools():
     return found
 
 
+def tool_versions():
+    """{tool: its --version's last line, or why there is none}: part of what
+    a cached method-check outcome was judged with (grader/cache.py)."""
+    said = {}
+    for tool in TOOLS:
+        path = find_tool(tool)
+        if path is None:
+            said[tool] = "not installed"
+            continue
+        try:
+            done = subprocess.run([str(path), "--version"], capture_output=True, text=True,
+                                  timeout=TIMEOUT_SECONDS)
+            lines = (done.stdout or done.stderr).strip().splitlines()
+            said[tool] = lines[-1] if lines else f"exit {done.returncode}"
+        except (OSError, subprocess.TimeoutExpired) as err:
+            said[tool] = f"failed: {err}"
+    return said
+
+
 def _run(argv, cwd, read_only, writable, unconfined):
     """One tool run, in the sandbox where it starts, under the limits."""
     try:

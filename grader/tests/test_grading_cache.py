@@ -239,6 +239,10 @@ class CacheTest(unittest.TestCase):
         self.assertEqual(gc.ran_files(SANITIZE_LABELS, None, files, EXERCISES),
                          {"layout/setRowReadCol": "mine"},
                          "the runner loads the module of its kernel's exercise alone")
+        self.assertEqual(gc.ran_files(ctest_labels("layout", "method", "setRowReadCol"), None,
+                                      files, EXERCISES),
+                         {"layout/setRowReadCol": "mine"},
+                         "a method check reads the module of its exercise alone")
 
     def test_merge_keeps_the_listed_order(self):
         cached = {GPU_PAD: outcome(GPU_PAD, GPU, gs.PASSED)}
