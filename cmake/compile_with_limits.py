@@ -55,10 +55,11 @@ A checked host exercise (the C++ compiler making an object: -c, not nvcc)
 takes three passes, each under the same limits and in the same sandbox:
 the preprocessor alone, whose line markers must name only allowed files
 (`#line 3 "/etc/passwd"` makes each diagnostic on that line quote line 3
-of it); the compile to assembly (-S), which must hold no asm statement
-(GCC's #APP marker) and no assembler directive that reads a file or makes
-directives (.incbin, .include, macros; a section or symbol name can smuggle
-them): a host exercise is plain C++; only then the object. All three run
+of it); that preprocessed text compiled to assembly (-S), which must hold
+no asm statement (GCC's #APP marker) and no assembler directive that reads
+a file or makes directives (.incbin, .include, macros, also when split by
+a /* */ comment; a section or symbol name can smuggle them): a host
+exercise is plain C++; only then that assembly assembled into the object. All three run
 without the caret display (-fno-diagnostics-show-caret), which quotes the
 source line a diagnostic names.
 
@@ -706,6 +707,8 @@ ASM_STATEMENT_RE = re.compile(r"^#APP$", re.M)
 # whitespace before the dot.
 ASM_DIRECTIVE_RE = re.compile(r"(?:^|[;:\s])\.(incbin|include|macro|irpc?|altmacro)\b",
                               re.IGNORECASE | re.M)
+# A C-style comment, which the assembler removes wherever it stands.
+C_COMMENT_RE = re.compile(r"/\*.*?\*/", re.S)
 # What the REFUSED line names of what the assembly does, from this fixed
 # list only (nothing of the assembly is quoted): the directives above and
 # the instructions that make a system call.
@@ -723,8 +726,13 @@ def assembly_refusal(args, assembly):
     except OSError:
         return None
     statement = ASM_STATEMENT_RE.search(text)
-    if not statement and not ASM_DIRECTIVE_RE.search(text):
+    # The assembler drops /* */ comments before it reads a statement, so a
+    # directive split by one (`.inc/**/bin`) is whole to it: looked for in
+    # the text with them taken out, as nothing and as a space, too.
+    seen = (text, C_COMMENT_RE.sub("", text), C_COMMENT_RE.sub(" ", text))
+    if not statement and not any(ASM_DIRECTIVE_RE.search(t) for t in seen):
         return None
+    text = seen[1]
     what = "an asm statement" if statement else "assembler text in a section or symbol name"
     named = dict.fromkeys(re.sub(r"\s+", " ", m.group(1).lower())
                           for m in ASM_NAMED_RE.finditer(text))
@@ -753,13 +761,45 @@ def _with_mode(command, mode, output):
     return changed
 
 
+# The dependency-file options of a compile command: the first pass (the
+# preprocessor) writes the dependency file; the later ones read no source.
+DEPENDENCY_OPTIONS_WITH_VALUE = ("-MF", "-MT", "-MQ")
+DEPENDENCY_FLAGS = ("-MD", "-MMD", "-MP")
+
+
+def _from_checked(command, source, mode, language, checked, output):
+    """The compile command making `output` with `mode` (-S, -c) from the
+    file `checked` (of `language`: c++-cpp-output, assembler) in place of
+    the exercise's source, without the dependency-file options; None when
+    the source is not in the command."""
+    wanted = os.path.realpath(source)
+    changed, skip, found = [], False, False
+    for arg in command:
+        if skip:
+            skip = False
+            continue
+        if arg in DEPENDENCY_OPTIONS_WITH_VALUE or arg == "-o":
+            skip = True
+        elif arg in DEPENDENCY_FLAGS or arg in ("-c", "-S", "-E"):
+            pass
+        elif not arg.startswith("-") and os.path.realpath(arg) == wanted:
+            found = True
+        else:
+            changed.append(arg)
+    return changed + [mode, "-x", language, checked, "-o", output] if found else None
+
+
 def run_host_checked(args, command, output):
     """A host exercise's checked compile (GCC): diagnostics without the
     caret display (it quotes the source line a diagnostic names: with #line,
-    a line of any file). First the preprocessor alone, whose line markers
-    must name only allowed files; then the compile to assembly, which must
-    hold no assembly of the student's; only then the object. A refused pass
-    shows only its REFUSED line."""
+    a line of any file). The preprocessor alone first (it writes the
+    dependency file), whose line markers must name only allowed files; then
+    that very preprocessed text compiled to assembly, which must hold no
+    assembly of the student's; then that very assembly assembled into the
+    object. Each pass reads what the one before wrote and was checked, so
+    the compiler cannot be led to make something else the second time (by
+    __TIME__, or by what files exist). A refused pass shows only its
+    REFUSED line."""
     command = command + ["-fno-diagnostics-show-caret"]
     cwd = os.getcwd()
     preprocessed, assembly = output + ".check.ii", output + ".check.s"
@@ -774,28 +814,36 @@ def run_host_checked(args, command, output):
         print(line, file=sys.stderr, flush=True)
         return 1
 
+    source = os.path.join(cwd, args.source)
+    to_assembly = _from_checked(command, source, "-S", "c++-cpp-output", preprocessed, assembly)
+    to_object = _from_checked(command, source, "-c", "assembler", assembly, output)
+    if to_assembly is None or to_object is None:
+        return refuse(f"REFUSED: the compile command of {_what(args)} does not name its "
+                      f"source {args.source} (the build's compile rule changed?)")
     try:
         # -fno-working-directory: no line marker naming the build folder.
+        # Each pass shows its own diagnostics: the preprocessor's (#warning)
+        # here, the compiler's in the next, so each is shown once.
         status = run_once(args, _with_mode(command, "-E", preprocessed)
-                          + ["-fno-working-directory"], show_on_success=False)
+                          + ["-fno-working-directory"])
         if status:
             return status
         refused = line_marker_refusal(args, command, cwd, os.path.join(cwd, preprocessed))
         if refused:
             return refuse(refused)
-        status = run_once(args, _with_mode(command, "-S", assembly), show_on_success=False)
+        status = run_once(args, to_assembly)
         if status:
             return status
         refused = assembly_refusal(args, os.path.join(cwd, assembly))
         if refused:
             return refuse(refused)
+        return run_once(args, to_object)
     finally:
         for p in (preprocessed, assembly):
             try:
                 os.unlink(os.path.join(cwd, p))
             except OSError:
                 pass
-    return run_once(args, command)
 
 
 def run(args):

@@ -37,7 +37,7 @@ STARTER = ROOT / "starter" / "reduction" / "effectiveBandwidth.cu"
 CHECKER = ROOT / "wbcore" / "object_check.py"
 LIMITS = ROOT / "cmake" / "compile_with_limits.py"
 # What only the launcher refuses (its assembly check), not the object check.
-LAUNCHER_REFUSES = (".incbin", ".include")
+LAUNCHER_REFUSES = (".incbin", ".include", "holds assembly")
 
 
 def _cuda_include():

@@ -293,6 +293,11 @@ class HostAssemblyAndDiagnosticsTest(LauncherCase):
             'int g() { return y; }\n': ".include",
             'static int w __attribute__((weakref("v\\n.incbin \\"/etc/ld.so.conf\\"\\n#")));\n'
             'int h() { return w; }\n': ".incbin",
+            # A directive split by a comment, which the assembler removes.
+            'int c __attribute__((section(".data\\n.inc/**/bin \\"/etc/ld.so.conf\\"\\n#")))'
+            ' = 1;\n': ".incbin",
+            'int d __attribute__((section(".data\\n.in/* x */clude \\"/etc/ld.so.conf\\"\\n#")))'
+            ' = 1;\n': ".include",
             # A character constant's quote, which would open a string for a
             # check that skipped the assembler's strings.
             'int z __attribute__((section(".data\\n.byte \'\\"; .incbin \\"/etc/ld.so.conf\\"'
