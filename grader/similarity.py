@@ -21,7 +21,7 @@ import pathlib
 from wbcore import course as wbex
 from . import report as gr
 from . import submission as gsub
-from .classreport import Markup, escaped, html_page, html_table
+from .html_kit import Markup, escaped, html_page, html_table
 
 SIMILARITY_HTML = "similarity.html"
 SIMILARITY_JSON = "similarity.json"
