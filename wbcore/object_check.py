@@ -47,6 +47,7 @@ import argparse
 import functools
 import glob
 import os
+import pathlib
 import re
 import shutil
 import struct
@@ -843,6 +844,60 @@ def _check_imports(student, reference, section=None):
     return problems
 
 
+# Sections every object has and the linker drops from all but one (or
+# all): never one input's copy chosen over another's.
+_GENERIC_SECTIONS_RE = re.compile(r"^\.(?:note|group$|comment$)")
+
+
+def _map_sections(lines):
+    """(section name, input file) for each input section a GNU ld map's
+    block lists; a long name stands alone on its line, the address, size
+    and file on the next."""
+    found, pending = [], None
+    for line in lines:
+        if not line.startswith(" ") or line.startswith("  "):
+            if pending and line.startswith("  "):
+                parts = line.split()
+                if len(parts) >= 3 and parts[0].startswith("0x") and parts[1].startswith("0x"):
+                    found.append((pending, " ".join(parts[2:])))
+            pending = None
+            continue
+        parts = line.split()
+        if len(parts) == 1:
+            pending = parts[0]
+        elif len(parts) >= 4 and parts[1].startswith("0x") and parts[2].startswith("0x"):
+            found.append((parts[0], " ".join(parts[3:])))
+            pending = None
+        else:
+            pending = None
+    return found
+
+
+def link_map_problems(map_path, exercise_input, exercise_key):
+    """REFUSED lines for each section the exercise's object gave the
+    program in place of another input's copy of it: a weak definition of a
+    template or inline function that the tests, GoogleTest or a library also
+    define, which then runs for them (before main, unconfined) instead of
+    theirs. The exercise is linked last, so another input's copy comes
+    first and wins; this says when that did not hold. `exercise_input` is
+    how the map names the exercise's object (a path, or archive(member))."""
+    text = pathlib.Path(map_path).read_text(errors="replace").splitlines()
+    try:
+        start = text.index("Discarded input sections")
+        end = text.index("Linker script and memory map")
+    except ValueError:
+        raise ValueError(f"{map_path} is not a GNU ld map (no discarded sections block)")
+    discarded = {name for name, source in _map_sections(text[start + 1:end])
+                 if exercise_input not in source and not _GENERIC_SECTIONS_RE.match(name)}
+    kept = {name for name, source in _map_sections(text[end + 1:])
+            if exercise_input in source}
+    displaced = sorted(kept & discarded)
+    return [f"REFUSED: starter/{exercise_key}.cu gives the test program its own copy of "
+            f"{_demangled(name.split('.', 2)[-1]) if '._Z' in name else name}, in place of "
+            f"the copy the tests or a library define: an exercise may not replace code that "
+            f"runs for them" for name in displaced]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         description="Check a host exercise's object file before it is linked into a test.")
@@ -851,7 +906,28 @@ def main(argv=None):
                         help="the object compiled from the pristine solution")
     parser.add_argument("--name", required=True, help="the exercise, as section/name")
     parser.add_argument("--quiet", action="store_true", help="print nothing when it is ok")
+    parser.add_argument("--link-map", metavar="MAP",
+                        help="after linking: the linker's map of the test program, checked "
+                             "that no section of the exercise's replaced another input's copy")
+    parser.add_argument("--map-name", metavar="TEXT",
+                        help="with --link-map: how the map names the exercise's object")
+    parser.add_argument("--remove", metavar="PROGRAM",
+                        help="with --link-map: the linked program, removed when refused")
     args = parser.parse_args(argv)
+    if args.link_map:
+        try:
+            problems = link_map_problems(args.link_map, args.map_name or args.object, args.name)
+        except (OSError, ValueError) as err:
+            print(f"object_check.py: {err}", file=sys.stderr)
+            return 2
+        for line in problems:
+            print(line)
+        if problems and args.remove:
+            try:
+                os.unlink(args.remove)
+            except OSError:
+                pass
+        return 1 if problems else 0
     objects = args.object.split(";")   # CMake's $<TARGET_OBJECTS:...> is a list
     try:
         problems = []

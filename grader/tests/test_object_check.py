@@ -459,6 +459,62 @@ class ObjectCheckTest(unittest.TestCase):
         self.assertEqual(problems, [f"REFUSED: starter/{KEY}.cu is not an ELF object file"])
 
 
+LINK_MAP = """Archive member included to satisfy reference by file (symbol)
+
+Discarded input sections
+
+ .note.GNU-stack
+                0x0000000000000000        0x0 tests/x/test.o
+ .group         0x0000000000000000        0x8 /usr/lib/x86_64-linux-gnu/libgtest.a(gtest-all.cc.o)
+ .text._ZNSt6vectorIiSaIiEE17_M_realloc_insertIJiEEEvv
+                0x0000000000000000      0x157 {loser}
+ .text._ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE10_M_disposeEv
+                0x0000000000000000       0x40 tests/ex/libex_exercise.a(ex.cu.o)
+
+Memory Configuration
+
+Linker script and memory map
+
+ .text          0x0000000000001000       0x30 tests/x/test.o
+ .text._ZNSt6vectorIiSaIiEE17_M_realloc_insertIJiEEEvv
+                0x0000000000002000      0x157 {winner}
+ .text._ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE10_M_disposeEv
+                0x0000000000003000       0x40 tests/x/test.o
+ .text          0x0000000000004000       0x20 tests/ex/libex_exercise.a(ex.cu.o)
+"""
+
+
+class LinkMapTest(unittest.TestCase):
+    """After linking: no section of the exercise's replaced another input's
+    copy (a weak template definition of its own that runs for GoogleTest)."""
+
+    EXERCISE = "tests/ex/libex_exercise.a(ex.cu.o)"
+    GTEST = "/usr/lib/x86_64-linux-gnu/libgtest.a(gtest-all.cc.o)"
+
+    def problems(self, winner, loser):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = pathlib.Path(tmp) / "test.map"
+            path.write_text(LINK_MAP.format(winner=winner, loser=loser))
+            return oc.link_map_problems(path, "libex_exercise.a(", "reduction/effectiveBandwidth")
+
+    def test_the_exercises_copy_chosen_over_another_is_refused(self):
+        problems = self.problems(winner=self.EXERCISE, loser=self.GTEST)
+        self.assertEqual(len(problems), 1, problems)
+        self.assertIn("REFUSED: starter/reduction/effectiveBandwidth.cu gives the test program "
+                      "its own copy of", problems[0])
+        self.assertIn("_M_realloc_insert", problems[0])
+
+    def test_another_inputs_copy_chosen_over_the_exercises_is_fine(self):
+        self.assertEqual(self.problems(winner=self.GTEST, loser=self.EXERCISE), [])
+
+    def test_a_file_that_is_no_map_is_an_error(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = pathlib.Path(tmp) / "x.map"
+            path.write_text("nothing here\n")
+            with self.assertRaises(ValueError):
+                oc.link_map_problems(path, "x", "reduction/effectiveBandwidth")
+
+
 class ScopeTest(unittest.TestCase):
     def test_scopes_from_mangled_names(self):
         cases = {
