@@ -293,16 +293,8 @@ ERRATA_ZH = wbex.ROOT / "docs" / "errata.zh.md"
 def diagnose_zh(results, listed, exercise, records, root=wbex.ROOT, errata=ERRATA_ZH):
     """wbcore/diagnosis.py's diagnose in Chinese: the same matching, the
     mistake told from workbook.zh.toml and the entry of the Chinese errata."""
-    checked, failed = wbdiag.student_checks(results, listed, exercise)
-    if not failed:
-        return []
     lines = []
-    for name in sorted(records):
-        r = records[name]
-        if r.get("section") != exercise.section or r.get("exercise") != exercise.name:
-            continue
-        if not wbdiag.matches(checked, failed, r.get("checked", ()), r.get("failed", ())):
-            continue
+    for r in wbdiag.known_mistakes(results, listed, exercise, records):
         path = root / r["file"]
         ref = f"{exercise.section}/{path.stem}"
         bug = wbzh.mistake(ref) or wbdiag.bug_line(path) or r.get("bug", "")

@@ -173,19 +173,27 @@ def errata_entry(mutant_ref, errata=ERRATA):
     return None
 
 
-def diagnose(results, listed, exercise, records, root=ROOT):
-    """Lines for ./workbook check: each mutant of the exercise whose
-    failures the student's match, with its errata entry where one names it."""
+def known_mistakes(results, listed, exercise, records):
+    """The records (tests/mutants/failures.json) of the exercise's mutants
+    whose failures the student's match, by name."""
     checked, failed = student_checks(results, listed, exercise)
     if not failed:
         return []
-    lines = []
+    found = []
     for name in sorted(records):
         r = records[name]
         if r.get("section") != exercise.section or r.get("exercise") != exercise.name:
             continue
-        if not matches(checked, failed, r.get("checked", ()), r.get("failed", ())):
-            continue
+        if matches(checked, failed, r.get("checked", ()), r.get("failed", ())):
+            found.append(r)
+    return found
+
+
+def diagnose(results, listed, exercise, records, root=ROOT):
+    """Lines for ./workbook check: each mutant of the exercise whose
+    failures the student's match, with its errata entry where one names it."""
+    lines = []
+    for r in known_mistakes(results, listed, exercise, records):
         path = root / r["file"]
         bug = bug_line(path) or r.get("bug", "")
         lines.append(f"  {exercise.key} fails like a known mistake, {r['file']}: {bug}")
