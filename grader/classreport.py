@@ -31,12 +31,13 @@ import sys
 import time
 
 from wbcore import course as wbex
+from . import records
 from . import report as gr
 from .html_kit import Markup, escaped, html_page, html_table
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-REPORT_HTML = "class-report.html"
-REPORT_JSON = "class-report.json"
+REPORT_HTML = records.REPORT_HTML
+REPORT_JSON = records.REPORT_JSON
 REQUIREMENTS = "grader/requirements.txt"
 NEEDED_PACKAGES = ("matplotlib", "copydetect")
 INSTALL_HINT = ("class report needs matplotlib and copydetect: "
@@ -71,10 +72,9 @@ def require_packages():
 def submissions_folder(out_dir):
     """The folder the class was graded from, as the batch (batch.json) or
     the Slurm submission (slurm.json) recorded it; None when unknown."""
-    from . import slurm as gslurm   # imports run, which needs the build modules
     folder = gr.load_batch_record(out_dir).get("folder")
     if not folder:
-        folder = (gslurm.load_record(out_dir) or {}).get("folder")
+        folder = (records.load_slurm_record(out_dir) or {}).get("folder")
     return pathlib.Path(folder) if folder and pathlib.Path(folder).is_dir() else None
 
 
@@ -82,15 +82,13 @@ def class_names(out_dir, folder=None):
     """The submissions' names: the batch's entries when its folder is known
     (so one with no results.json is listed as not graded), else OUT's
     sub-folders."""
-    from . import run as grun
-    from . import slurm as gslurm
     out_dir = pathlib.Path(out_dir)
     if folder is not None and pathlib.Path(folder).is_dir():
-        return [name for name, _ in grun.batch_entries(folder, out_dir)]
+        return [name for name, _ in records.batch_entries(folder, out_dir)]
     if not out_dir.is_dir():
         return []
     return [p.name for p in sorted(out_dir.iterdir())
-            if p.is_dir() and not p.name.startswith(".") and p.name != gslurm.STATE_DIR]
+            if p.is_dir() and not p.name.startswith(".") and p.name != records.SLURM_STATE_DIR]
 
 
 def load_class(out_dir, names):

@@ -19,12 +19,13 @@ import json
 import pathlib
 
 from wbcore import course as wbex
+from . import records
 from . import report as gr
 from . import submission as gsub
 from .html_kit import Markup, escaped, html_page, html_table
 
-SIMILARITY_HTML = "similarity.html"
-SIMILARITY_JSON = "similarity.json"
+SIMILARITY_HTML = records.SIMILARITY_HTML
+SIMILARITY_JSON = records.SIMILARITY_JSON
 # The noise threshold: matches shorter than this many characters of
 # filtered code (each name one character) are ignored. copydetect's default.
 NOISE_CHARS = 25
@@ -110,14 +111,13 @@ def _text(data):
 def read_class(folder, out_dir, names):
     """({submission: {exercise key: text}}, [{submission, reason}] of those
     whose files could not be read), read as the grader reads them."""
-    from . import run as grun   # imports the build modules: only when reading a class
     files, skipped = {}, []
     all_exercises = wbex.exercises()
     if folder is None:
         return files, [{"submission": "(all)", "reason": "the submissions' folder is unknown "
                         "(batch.json and slurm.json name none, or one that is gone): give it "
                         "with --batch FOLDER"}]
-    by_name = dict(grun.batch_entries(folder, out_dir))
+    by_name = dict(records.batch_entries(folder, out_dir))
     for name in names:
         path = by_name.get(name)
         if path is None:

@@ -44,11 +44,12 @@ import shlex
 import subprocess
 import sys
 
+from . import records
 from . import report as gr
 from . import run as grun
 
-STATE_DIR = "slurm"
-RECORD = "slurm.json"
+STATE_DIR = records.SLURM_STATE_DIR
+RECORD = records.SLURM_RECORD
 JOB_NAME = "wbgrade"
 # sbatch options that ask for GPUs: given to the array's tasks only, not to
 # the merge job.
@@ -105,11 +106,7 @@ def locked(out):
 
 
 def load_record(out):
-    try:
-        doc = json.loads((pathlib.Path(out) / RECORD).read_text(encoding="utf-8"))
-        return doc if isinstance(doc, dict) and isinstance(doc.get("rounds"), list) else None
-    except (OSError, ValueError):
-        return None
+    return records.load_slurm_record(out)
 
 
 def _grade_command(python, root, *args):
