@@ -27,6 +27,8 @@ options:
   --idle SECONDS    coldperf: idle time before each run (60)
   --cold-tests RE   coldperf: only the perf tests whose names match RE
   --forgeries LIST  forgeries: only these forged submissions
+  --forgery-jobs N  forgeries: submissions graded at once (1; 2 shows whether
+                    one submission's code can fail its neighbours' checks)
   --book DIR        book: the book's examples folder
   --class-size N    democlass: made-up students (30)
   --time-limit S    democlass: stop grading after S seconds (resume later)
@@ -74,6 +76,7 @@ COLD_RUNS=3
 IDLE=60
 COLD_TESTS=
 FORGERIES=""
+FORGERY_JOBS=1
 BOOK=""
 ARCH=""
 CLASS_SIZE=30
@@ -88,6 +91,7 @@ while [ $# -gt 0 ]; do
     --idle) IDLE=${2:?--idle needs seconds}; shift 2 ;;
     --cold-tests) COLD_TESTS=${2:?--cold-tests needs a regular expression}; shift 2 ;;
     --forgeries) FORGERIES=${2:?--forgeries needs a list}; shift 2 ;;
+    --forgery-jobs) FORGERY_JOBS=${2:?--forgery-jobs needs a number}; shift 2 ;;
     --book) BOOK=${2:?--book needs a folder}; shift 2 ;;
     --arch) ARCH=${2:?--arch needs a list}; shift 2 ;;
     --class-size) CLASS_SIZE=${2:?--class-size needs a number}; shift 2 ;;
@@ -212,7 +216,7 @@ if wants forgeries; then
   only=()
   [ -n "$FORGERIES" ] && only=(--only "$FORGERIES")
   python3 "$ROOT/grader/tests/grade_forgeries.py" --gpu --work "$BUILD/forgeries-work" \
-    --keep "$LOG/forgeries" "${only[@]}" \
+    --keep "$LOG/forgeries" "${only[@]}" "--grade-arg=--jobs=$FORGERY_JOBS" \
     "${grading_options[@]}" >"$LOG/forgeries.log" 2>&1
   note "forgeries: exit $? in $(( $(date +%s) - t )) s"
 fi
