@@ -61,6 +61,8 @@ foreach(index RANGE ${last})
   wb_kernel_field(sectors ${index} globalStoreSectors)
   wb_kernel_field(passes ${index} constantPasses)
   wb_kernel_field(requests ${index} constantRequests)
+  wb_kernel_field(max_loads ${index} maxSharedLoadsPerBlock)
+  wb_kernel_field(min_efficiency ${index} minGlobalLoadEfficiency)
   set(labels "${section};${WB_IMPL};exercise=${exercise}")
   if(NOT load STREQUAL "" OR NOT store STREQUAL "" OR NOT sectors STREQUAL ""
      OR NOT passes STREQUAL "")
@@ -82,6 +84,23 @@ foreach(index RANGE ${last})
              --kernel "${section}/${id}" --name "${name}" ${expect}
              --source-dir "${WB_SOURCES}=${WB_IMPL}")
     set_tests_properties("${test}" PROPERTIES LABELS "${labels};profile"
+                         SKIP_RETURN_CODE 77 RUN_SERIAL TRUE TIMEOUT 240
+                         ENVIRONMENT "WB_MODULES=${WB_MODULES}")
+  endif()
+  # The technique's counters under Nsight Compute: a method check (points
+  # of kind method) that measures, so it runs alone like a profile test.
+  if(NOT max_loads STREQUAL "" OR NOT min_efficiency STREQUAL "")
+    set(expect "")
+    if(NOT max_loads STREQUAL "")
+      list(APPEND expect --max-shared-loads-per-block ${max_loads})
+    endif()
+    if(NOT min_efficiency STREQUAL "")
+      list(APPEND expect --min-global-load-efficiency ${min_efficiency})
+    endif()
+    set(test "${WB_IMPL}.${section}.method_counters.${id}")
+    add_test("${test}" "${WB_PYTHON}" "${WB_CHECKS}/profile_check.py" --runner "${WB_RUNNER}"
+             --kernel "${section}/${id}" --name "${name}" ${expect})
+    set_tests_properties("${test}" PROPERTIES LABELS "${labels};method;profile"
                          SKIP_RETURN_CODE 77 RUN_SERIAL TRUE TIMEOUT 240
                          ENVIRONMENT "WB_MODULES=${WB_MODULES}")
   endif()

@@ -29,6 +29,9 @@ options:
   --forgeries LIST  forgeries: only these forged submissions
   --forgery-jobs N  forgeries: submissions graded at once (1; 2 shows whether
                     one submission's code can fail its neighbours' checks)
+  --forgeries-alone LIST  forgeries: only these submissions are graded alone
+                    as well (file stems, starter, solutions; each costs a
+                    whole uncached suite)
   --book DIR        book: the book's examples folder
   --class-size N    democlass: made-up students (30)
   --time-limit S    democlass: stop grading after S seconds (resume later)
@@ -77,6 +80,7 @@ IDLE=60
 COLD_TESTS=
 FORGERIES=""
 FORGERY_JOBS=1
+FORGERIES_ALONE=""
 BOOK=""
 ARCH=""
 CLASS_SIZE=30
@@ -92,6 +96,7 @@ while [ $# -gt 0 ]; do
     --cold-tests) COLD_TESTS=${2:?--cold-tests needs a regular expression}; shift 2 ;;
     --forgeries) FORGERIES=${2:?--forgeries needs a list}; shift 2 ;;
     --forgery-jobs) FORGERY_JOBS=${2:?--forgery-jobs needs a number}; shift 2 ;;
+    --forgeries-alone) FORGERIES_ALONE=${2:?--forgeries-alone needs a list}; shift 2 ;;
     --book) BOOK=${2:?--book needs a folder}; shift 2 ;;
     --arch) ARCH=${2:?--arch needs a list}; shift 2 ;;
     --class-size) CLASS_SIZE=${2:?--class-size needs a number}; shift 2 ;;
@@ -215,6 +220,7 @@ if wants forgeries; then
   t=$(date +%s)
   only=()
   [ -n "$FORGERIES" ] && only=(--only "$FORGERIES")
+  [ -n "$FORGERIES_ALONE" ] && only+=(--alone "$FORGERIES_ALONE")
   python3 "$ROOT/grader/tests/grade_forgeries.py" --gpu --work "$BUILD/forgeries-work" \
     --keep "$LOG/forgeries" "${only[@]}" "--grade-arg=--jobs=$FORGERY_JOBS" \
     "${grading_options[@]}" >"$LOG/forgeries.log" 2>&1

@@ -10,6 +10,8 @@ its file, and two lists of check names,
   "profile:<kernel id>"               the profile check of a kernel,
   "method:<fact>"                     one method fact of the exercise
                                       (workbook.toml; tests/checks/method_check.py),
+  "method_counters:<kernel id>"       the technique's counters of a kernel
+                                      under Nsight Compute (profile_check.py),
 "checked" (every check the mutant's run reached: all of its exercise's
 correctness tests, then the tools until one caught it) and "failed". The
 student's results (CTest's JUnit report, with the build's listing) give
@@ -121,7 +123,9 @@ def student_checks(results, listed, exercise):
         if t is None or t.exercise != exercise or r.result not in ("passed", "failed"):
             continue
         bad = r.result == "failed"
-        if t.kind in ("gpu", "host") and t.gtest_name:
+        if ".method_counters." in r.name:
+            names = {f"method_counters:{r.name.rsplit('.method_counters.', 1)[-1]}": bad}
+        elif t.kind in ("gpu", "host") and t.gtest_name:
             names = {f"test:{t.gtest_name}": bad}
         elif t.kind == "sanitize":
             kernel_id = r.name.rsplit(".sanitize.", 1)[-1]

@@ -12,7 +12,9 @@ order, stopping at the first that rejects the mutant:
   2. compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on each
      kernel of the mutated exercise;
   3. Nsight Compute's shared-memory wavefronts per request against the bank
-     model, on each kernel of the exercise the model grades;
+     model, on each kernel of the exercise the model grades, and the
+     technique's counters (shared loads per block, global-load efficiency)
+     where the runner bounds them;
   4. the method check (tests/checks/method_check.py): the facts of
      workbook.toml about the module's machine code, read without a GPU.
 A mutant that expects `method` (a right answer by the wrong technique) is
@@ -145,6 +147,15 @@ def stage_profile(runner, kernels, checks=None):
             if checks[f"profile:{k['id']}"]:
                 return (f"profile: {k['id']} constant-cache requests per load {measured:.2f}, "
                         f"expected {float(constant):.2f}")
+        if k.get("maxSharedLoadsPerBlock") is not None or k.get("minGlobalLoadEfficiency") is not None:
+            values, _ = nsight.profile(runner, f"{k['section']}/{k['id']}", k["name"],
+                                       nsight.METHOD_METRICS)
+            said = nsight.method_counters(values, k.get("maxSharedLoadsPerBlock"),
+                                          k.get("minGlobalLoadEfficiency"))
+            wrong = [line for passed, line in said if not passed]
+            checks[f"method_counters:{k['id']}"] = bool(wrong)
+            if wrong:
+                return f"profile: {k['id']} {wrong[0]}"
         if all(expected is None for _, expected, _, _ in graded):
             continue
         values, _ = nsight.profile(runner, f"{k['section']}/{k['id']}", k["name"], metrics)

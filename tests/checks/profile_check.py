@@ -6,8 +6,13 @@ wavefronts per request of its loads and stores with the bank model's
 prediction, and, where asked, the global-memory sectors per store request
 with the coalescing the exercise is about, or the constant-cache requests per
 indexed constant load with the constant model's distinct words per warp
-(book 5.5; the check skips where ncu does not know that metric). Exit: 0 as predicted, 1 not (or the kernel is wrong), 77 when ncu
-cannot run here (reported by CTest as skipped, with the reason).
+(book 5.5; the check skips where ncu does not know that metric). With
+--max-shared-loads-per-block or --min-global-load-efficiency it checks the
+technique's counters instead (the method test of a kernel): the warp-level
+shared-memory load instructions one block executes (a tree, not a serial
+sum) and the share of the fetched global-load bytes the lanes use
+(coalesced loads). Exit: 0 as predicted, 1 not (or the kernel is wrong), 77
+when ncu cannot run here (reported by CTest as skipped, with the reason).
 
 When the shared-memory wavefronts per request exceed the model's, the
 message goes on with the lines of the exercise's file whose shared-memory
@@ -37,19 +42,25 @@ def main():
     ap.add_argument("--runner", required=True)
     ap.add_argument("--kernel", required=True, help="section/id")
     ap.add_argument("--name", required=True, help="qualified kernel name")
-    ap.add_argument("--load", type=float, help="expected load wavefronts per request")
-    ap.add_argument("--store", type=float, help="expected store wavefronts per request")
-    ap.add_argument("--store-sectors", type=float,
+    ap.add_argument("--load", type=float, metavar="W", help="expected load wavefronts per request")
+    ap.add_argument("--store", type=float, metavar="W", help="expected store wavefronts per request")
+    ap.add_argument("--store-sectors", type=float, metavar="S",
                     help="expected global-memory sectors per store request")
-    ap.add_argument("--constant-passes", type=float,
+    ap.add_argument("--constant-passes", type=float, metavar="P",
                     help="expected constant-cache requests per warp-level constant load")
-    ap.add_argument("--constant-requests", type=float,
+    ap.add_argument("--constant-requests", type=float, metavar="R",
                     help="warp-level indexed constant loads the launch makes")
-    ap.add_argument("--tolerance", type=float, default=0.05)
+    ap.add_argument("--max-shared-loads-per-block", type=float, metavar="N",
+                    help="method: the most warp-level shared loads one block may execute")
+    ap.add_argument("--min-global-load-efficiency", type=float, metavar="PCT",
+                    help="method: the least share (%%) of fetched global-load bytes used")
+    ap.add_argument("--tolerance", type=float, metavar="T", default=0.05)
     ap.add_argument("--source-dir", action="append", default=[], metavar="DIR=SHOWN",
                     help="the implementation's source folder as the build compiled it and the "
                          "name shown for it (SLOT/submission=starter); repeatable")
     args = ap.parse_args()
+    if args.max_shared_loads_per_block is not None or args.min_global_load_efficiency is not None:
+        return check_method(args)
     if args.constant_passes is not None:
         return check_constant(args)
     try:
@@ -121,6 +132,29 @@ def conflict_lines(args):
     if not lines:
         return ["(Nsight Compute's source page shows no line with excess shared wavefronts)"]
     return ["where: " + lines[0]] + ["       " + l for l in lines[1:]]
+
+
+def check_method(args):
+    """The technique's counters of one launch against the bounds given."""
+    try:
+        run = nsight.profile_run(args.runner, args.kernel, args.name, nsight.METHOD_METRICS)
+    except nsight.ToolUnavailable as err:
+        print(f"skipped: {err}")
+        return nsight.SKIP
+    except RuntimeError as err:
+        print(f"FAILED {args.kernel}: {err}")
+        return 1
+    problem = nsight.runner_problem(run.runner_exit, run.app_output)
+    if problem:
+        print(f"FAILED {args.kernel}: the kernel must be correct before its technique is "
+              f"measured:\n{problem}")
+        return 1
+    failed = False
+    for passed, line in nsight.method_counters(run.values, args.max_shared_loads_per_block,
+                                               args.min_global_load_efficiency):
+        print(("" if passed else "FAILED ") + f"{args.kernel}: {line}")
+        failed = failed or not passed
+    return 1 if failed else 0
 
 
 def check_constant(args):

@@ -1,6 +1,11 @@
 // Section 5.3 kernels for the runner: a few blocks with a partial last block,
 // so a sanitizer sees the tail handling and the barriers of a short block.
 // Their bank behaviour is not graded: each step reads consecutive words.
+// Their method is: the kernels that keep the partial sums in shared memory
+// read the input coalesced (a global-load efficiency near 100%), and the
+// interleaved trees of 5.3 (reduceSmem and its unrolled and dynamic
+// versions) execute few shared loads per block, where one thread adding the
+// block's values one by one executes one per value.
 #include <vector>
 
 #include "reduction/reduction.cuh"
@@ -20,6 +25,14 @@ std::vector<RunnableKernel> reductionKernels() {
     r.id = k.exercise;
     r.exercise = k.exercise;
     r.qualifiedName = std::string("wb::reduction::") + k.exercise;
+    if (k.shared != reduction::SharedArray::None) {
+      r.minGlobalLoadEfficiency = kCoalescedLoadEfficiencyPercent;
+      // reduceNeighboredSmem keeps chapter 3's neighbored pairs, whose
+      // divergent steps execute more loads: only the interleaved trees are
+      // held to the tree's count.
+      if (std::string(k.exercise).rfind("reduceNeighbored", 0) != 0)
+        r.maxSharedLoadsPerBlock = reduction::kReduceBlock / 2;
+    }
     r.runOnce = [&k] {
       // Three full blocks and a partial fourth, with a tail that is not a
       // multiple of the block or of the unroll factor.

@@ -38,11 +38,29 @@ struct RunnableKernel {
   /// Warp-level indexed constant loads the launch of runOnce makes: the
   /// profile check divides the measured constant-cache requests by it.
   std::optional<double> constantRequests;
+  /// Method counters (book 5.3's technique, measured per launch): the most
+  /// warp-level shared-memory load instructions one block may execute. A
+  /// tree over the block's kReduceBlock partial sums halves them each step
+  /// (about 2 loads per step per warp still adding, 16 for 128 values); one
+  /// thread adding them serially executes one load per value (128). Empty
+  /// when not graded.
+  std::optional<double> maxSharedLoadsPerBlock;
+  /// The least share of the bytes of the global-memory sectors that the
+  /// kernel's loads fetch which its lanes use, in percent (Nsight Compute's
+  /// smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct):
+  /// about 100 when each warp load reads consecutive words, 25 when each
+  /// lane reads its own run of 4 elements. Empty when not graded.
+  std::optional<double> minGlobalLoadEfficiency;
   /// Launches the kernel once at a small size (a single block where the
   /// contract allows it, so the profile counters are exact) and checks the
   /// output; returns "" when correct, else what is wrong.
   std::function<std::string()> runOnce;
 };
+
+/// The least global-load efficiency of a kernel whose warps read consecutive
+/// words: nearly every byte of the sectors fetched is used, the partial last
+/// block of runOnce's inputs leaving a little unused.
+inline constexpr double kCoalescedLoadEfficiencyPercent = 80.0;
 
 /// Every section's kernels, in workbook.toml's order of sections.
 std::vector<RunnableKernel> allKernels();

@@ -4,8 +4,9 @@
 //   wb_run --list        every kernel as JSON: an array of objects with the
 //                        fields section, id, exercise, name (qualified),
 //                        sharedLoadWays, sharedStoreWays, globalStoreSectors,
-//                        constantPasses, constantRequests (null where the
-//                        kernel is not graded on it)
+//                        constantPasses, constantRequests,
+//                        maxSharedLoadsPerBlock, minGlobalLoadEfficiency
+//                        (null where the kernel is not graded on it)
 //   wb_run --gpu-check   exit 0 when a usable GPU is present, 77 (and why) if not
 //   wb_run ID            run section/id (e.g. layout/square_setRowReadCol)
 //
@@ -48,7 +49,8 @@ int usage(const char* why) {
                "usage: wb_run --list | --gpu-check | SECTION/ID\n"
                "  --list       print every kernel as a JSON array of objects: section, id,\n"
                "               exercise, name, sharedLoadWays, sharedStoreWays,\n"
-               "               globalStoreSectors, constantPasses, constantRequests\n"
+               "               globalStoreSectors, constantPasses, constantRequests,\n"
+               "               maxSharedLoadsPerBlock, minGlobalLoadEfficiency\n"
                "               (null when not graded on it)\n"
                "  --gpu-check  exit 0 with a usable GPU, 77 (and the reason) without\n"
                "  SECTION/ID   launch that kernel once at a small size and check its output\n"
@@ -111,12 +113,14 @@ void printKernelList(const std::vector<wb::runner::RunnableKernel>& kernels) {
     const auto& k = kernels[i];
     std::printf("  {\"section\": %s, \"id\": %s, \"exercise\": %s, \"name\": %s, "
                 "\"sharedLoadWays\": %s, \"sharedStoreWays\": %s, \"globalStoreSectors\": %s, "
-                "\"constantPasses\": %s, \"constantRequests\": %s}%s\n",
+                "\"constantPasses\": %s, \"constantRequests\": %s, "
+                "\"maxSharedLoadsPerBlock\": %s, \"minGlobalLoadEfficiency\": %s}%s\n",
                 jsonString(k.section).c_str(), jsonString(k.id).c_str(),
                 jsonString(k.exercise).c_str(), jsonString(k.qualifiedName).c_str(),
                 jsonNumber(k.sharedLoadWays).c_str(), jsonNumber(k.sharedStoreWays).c_str(),
                 jsonNumber(k.globalStoreSectors).c_str(), jsonNumber(k.constantPasses).c_str(),
-                jsonNumber(k.constantRequests).c_str(), i + 1 < kernels.size() ? "," : "");
+                jsonNumber(k.constantRequests).c_str(), jsonNumber(k.maxSharedLoadsPerBlock).c_str(),
+                jsonNumber(k.minGlobalLoadEfficiency).c_str(), i + 1 < kernels.size() ? "," : "");
   }
   std::printf("]\n");
 }

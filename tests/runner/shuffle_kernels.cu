@@ -33,6 +33,9 @@ std::vector<RunnableKernel> shuffleKernels() {
     r.id = k.exercise;
     r.exercise = k.exercise;
     r.qualifiedName = std::string("wb::shuffle::") + k.exercise;
+    // The input is read coalesced, unrolled or not (as in the reduction
+    // section's runner file): each warp load reads consecutive words.
+    r.minGlobalLoadEfficiency = kCoalescedLoadEfficiencyPercent;
     r.runOnce = [&k] {
       // Three full blocks and a partial fourth, with a tail that is not a
       // multiple of a warp, the block or the unroll factor.
