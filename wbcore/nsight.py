@@ -59,33 +59,32 @@ CONSTANT_METRICS = {
     "idc_requests": "idc__requests.sum",
 }
 
-# The technique per launch (book 5.3 and 5.6): the warp-level shared-memory
-# load instructions a block executes (a tree over a block's values needs a
-# few per step, one thread adding them serially one per value), and the
-# share of the bytes of the global-load sectors fetched that the lanes use
-# (coalesced loads: near 100%).
+# The technique per launch (book 5.3 and 5.6): the average of active
+# threads per executed warp instruction (a tree or a shuffle keeps whole
+# warps busy; one thread adding a block's values one by one runs most
+# instructions with one lane), and the share of the bytes of the
+# global-load sectors fetched that the lanes use (coalesced loads: near
+# 100%).
 METHOD_METRICS = {
-    "ld_instructions": "smsp__inst_executed_op_shared_ld.sum",
-    "blocks": "launch__grid_size",
+    "active_threads": "smsp__thread_inst_executed_per_inst_executed.ratio",
     "gld_efficiency": "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
 }
 
 
-def method_counters(values, max_shared_loads_per_block=None, min_global_load_efficiency=None):
+def method_counters(values, min_active_threads=None, min_global_load_efficiency=None):
     """[(passed, line)] of the method counters of one launch (METHOD_METRICS'
     values) against the bounds given (None: not graded)."""
     said = []
-    if max_shared_loads_per_block is not None:
-        blocks = values["blocks"] or 1.0
-        per_block = values["ld_instructions"] / blocks
-        line = (f"shared-memory load instructions per block {per_block:.1f} "
-                f"({values['ld_instructions']:.0f} over {blocks:.0f} blocks)")
-        if per_block <= max_shared_loads_per_block:
-            said.append((True, line + f", at most {max_shared_loads_per_block:.0f}"))
+    if min_active_threads is not None:
+        active = values["active_threads"]
+        line = f"active threads per warp instruction {active:.1f} of 32"
+        if active >= min_active_threads:
+            said.append((True, line + f", at least {min_active_threads:.0f}"))
         else:
-            said.append((False, line + f", expected at most {max_shared_loads_per_block:.0f}: "
-                         "a tree halves the values each step and needs a few loads per step; "
-                         "one load per value is a serial sum"))
+            said.append((False, line + f", expected at least {min_active_threads:.0f}: most "
+                         "instructions run with few lanes, as when one thread adds the "
+                         "block's values one by one; a tree halves them each step with "
+                         "the whole warp"))
     if min_global_load_efficiency is not None:
         efficiency = values["gld_efficiency"]
         line = f"global-load efficiency {efficiency:.0f}% of the bytes fetched"
@@ -94,7 +93,8 @@ def method_counters(values, max_shared_loads_per_block=None, min_global_load_eff
         else:
             said.append((False, line + f", expected at least {min_global_load_efficiency:.0f}%: "
                          "the loads are not coalesced (the lanes of a warp must read "
-                         "consecutive words, and an unrolled thread strides by the block)"))
+                         "consecutive words; an unrolled thread's elements are a block "
+                         "apart)"))
     return said
 
 

@@ -13,7 +13,8 @@ order, stopping at the first that rejects the mutant:
      kernel of the mutated exercise;
   3. Nsight Compute's shared-memory wavefronts per request against the bank
      model, on each kernel of the exercise the model grades, and the
-     technique's counters (shared loads per block, global-load efficiency)
+     technique's counters (active threads per instruction, global-load
+     efficiency)
      where the runner bounds them;
   4. the method check (tests/checks/method_check.py): the facts of
      workbook.toml about the module's machine code, read without a GPU.
@@ -147,10 +148,10 @@ def stage_profile(runner, kernels, checks=None):
             if checks[f"profile:{k['id']}"]:
                 return (f"profile: {k['id']} constant-cache requests per load {measured:.2f}, "
                         f"expected {float(constant):.2f}")
-        if k.get("maxSharedLoadsPerBlock") is not None or k.get("minGlobalLoadEfficiency") is not None:
+        if k.get("minActiveThreadsPerInstruction") is not None or k.get("minGlobalLoadEfficiency") is not None:
             values, _ = nsight.profile(runner, f"{k['section']}/{k['id']}", k["name"],
                                        nsight.METHOD_METRICS)
-            said = nsight.method_counters(values, k.get("maxSharedLoadsPerBlock"),
+            said = nsight.method_counters(values, k.get("minActiveThreadsPerInstruction"),
                                           k.get("minGlobalLoadEfficiency"))
             wrong = [line for passed, line in said if not passed]
             checks[f"method_counters:{k['id']}"] = bool(wrong)

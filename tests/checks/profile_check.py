@@ -7,10 +7,10 @@ prediction, and, where asked, the global-memory sectors per store request
 with the coalescing the exercise is about, or the constant-cache requests per
 indexed constant load with the constant model's distinct words per warp
 (book 5.5; the check skips where ncu does not know that metric). With
---max-shared-loads-per-block or --min-global-load-efficiency it checks the
-technique's counters instead (the method test of a kernel): the warp-level
-shared-memory load instructions one block executes (a tree, not a serial
-sum) and the share of the fetched global-load bytes the lanes use
+--min-active-threads or --min-global-load-efficiency it checks the
+technique's counters instead (the method test of a kernel): the active
+threads per warp instruction (a tree, not one thread's serial sum) and the
+share of the fetched global-load bytes the lanes use
 (coalesced loads). Exit: 0 as predicted, 1 not (or the kernel is wrong), 77
 when ncu cannot run here (reported by CTest as skipped, with the reason).
 
@@ -50,8 +50,8 @@ def main():
                     help="expected constant-cache requests per warp-level constant load")
     ap.add_argument("--constant-requests", type=float, metavar="R",
                     help="warp-level indexed constant loads the launch makes")
-    ap.add_argument("--max-shared-loads-per-block", type=float, metavar="N",
-                    help="method: the most warp-level shared loads one block may execute")
+    ap.add_argument("--min-active-threads", type=float, metavar="N",
+                    help="method: the least active threads per warp instruction (of 32)")
     ap.add_argument("--min-global-load-efficiency", type=float, metavar="PCT",
                     help="method: the least share (%%) of fetched global-load bytes used")
     ap.add_argument("--tolerance", type=float, metavar="T", default=0.05)
@@ -59,7 +59,7 @@ def main():
                     help="the implementation's source folder as the build compiled it and the "
                          "name shown for it (SLOT/submission=starter); repeatable")
     args = ap.parse_args()
-    if args.max_shared_loads_per_block is not None or args.min_global_load_efficiency is not None:
+    if args.min_active_threads is not None or args.min_global_load_efficiency is not None:
         return check_method(args)
     if args.constant_passes is not None:
         return check_constant(args)
@@ -150,7 +150,7 @@ def check_method(args):
               f"measured:\n{problem}")
         return 1
     failed = False
-    for passed, line in nsight.method_counters(run.values, args.max_shared_loads_per_block,
+    for passed, line in nsight.method_counters(run.values, args.min_active_threads,
                                                args.min_global_load_efficiency):
         print(("" if passed else "FAILED ") + f"{args.kernel}: {line}")
         failed = failed or not passed

@@ -4,8 +4,8 @@
 // Their method is: the kernels that keep the partial sums in shared memory
 // read the input coalesced (a global-load efficiency near 100%), and the
 // interleaved trees of 5.3 (reduceSmem and its unrolled and dynamic
-// versions) execute few shared loads per block, where one thread adding the
-// block's values one by one executes one per value.
+// versions) keep whole warps busy, where one thread adding the block's
+// values one by one runs most instructions with a single lane.
 #include <vector>
 
 #include "reduction/reduction.cuh"
@@ -28,10 +28,10 @@ std::vector<RunnableKernel> reductionKernels() {
     if (k.shared != reduction::SharedArray::None) {
       r.minGlobalLoadEfficiency = kCoalescedLoadEfficiencyPercent;
       // reduceNeighboredSmem keeps chapter 3's neighbored pairs, whose
-      // divergent steps execute more loads: only the interleaved trees are
-      // held to the tree's count.
+      // divergent steps leave lanes idle: only the interleaved trees are
+      // held to the tree's busy warps.
       if (std::string(k.exercise).rfind("reduceNeighbored", 0) != 0)
-        r.maxSharedLoadsPerBlock = reduction::kReduceBlock / 2;
+        r.minActiveThreadsPerInstruction = kTreeActiveThreads;
     }
     r.runOnce = [&k] {
       // Three full blocks and a partial fourth, with a tail that is not a

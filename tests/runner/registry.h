@@ -38,13 +38,15 @@ struct RunnableKernel {
   /// Warp-level indexed constant loads the launch of runOnce makes: the
   /// profile check divides the measured constant-cache requests by it.
   std::optional<double> constantRequests;
-  /// Method counters (book 5.3's technique, measured per launch): the most
-  /// warp-level shared-memory load instructions one block may execute. A
-  /// tree over the block's kReduceBlock partial sums halves them each step
-  /// (about 2 loads per step per warp still adding, 16 for 128 values); one
-  /// thread adding them serially executes one load per value (128). Empty
-  /// when not graded.
-  std::optional<double> maxSharedLoadsPerBlock;
+  /// Method counters (the reductions' technique, measured per launch): the
+  /// least average of active threads per executed warp instruction (Nsight
+  /// Compute's smsp__thread_inst_executed_per_inst_executed.ratio, 32 at
+  /// most). A tree keeps whole warps busy (its steps, short and predicated,
+  /// run with the warp's lanes active); one thread adding the block's values
+  /// one by one (loads vectorised or not) runs most of the kernel's
+  /// instructions with a single lane: about 7 on an H100. Empty when not
+  /// graded.
+  std::optional<double> minActiveThreadsPerInstruction;
   /// The least share of the bytes of the global-memory sectors that the
   /// kernel's loads fetch which its lanes use, in percent (Nsight Compute's
   /// smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct):
@@ -61,6 +63,9 @@ struct RunnableKernel {
 /// words: nearly every byte of the sectors fetched is used, the partial last
 /// block of runOnce's inputs leaving a little unused.
 inline constexpr double kCoalescedLoadEfficiencyPercent = 80.0;
+/// The least active threads per instruction of a reduction whose block
+/// works as a tree: half a warp.
+inline constexpr double kTreeActiveThreads = 16.0;
 
 /// Every section's kernels, in workbook.toml's order of sections.
 std::vector<RunnableKernel> allKernels();

@@ -36,6 +36,8 @@ std::vector<RunnableKernel> shuffleKernels() {
     // The input is read coalesced, unrolled or not (as in the reduction
     // section's runner file): each warp load reads consecutive words.
     r.minGlobalLoadEfficiency = kCoalescedLoadEfficiencyPercent;
+    // Shuffles keep every lane of a warp busy; a serial sum would not.
+    r.minActiveThreadsPerInstruction = kTreeActiveThreads;
     r.runOnce = [&k] {
       // Three full blocks and a partial fourth, with a tail that is not a
       // multiple of a warp, the block or the unroll factor.
