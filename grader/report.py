@@ -15,6 +15,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from wbcore import course as wbex
+from wbcore import results as wbres
 from wbcore.files import atomic_write  # noqa: F401 (the grader writes through gr.atomic_write)
 from . import score as gs
 from .points import HIDDEN_VISIBILITY, VISIBILITIES
@@ -28,7 +29,6 @@ OUTPUT_FORMATS = ("text", "html", "simple_format", "md", "ansi")
 MAX_OUTPUT_CHARS = 8000        # per check in results.json and the JUnit report
 FAILURES_SHOWN = 3             # failing tests detailed per check in summary.txt
 # GoogleTest's lines that say nothing about a failure.
-GTEST_CHATTER = ("[", "Running main() from", "Note: Google Test filter", "Note: Randomizing")
 FAILURE_LINES_RECORDED = 4     # lines of each failing test kept in extra_data["failures"]
 # The one line every performance test prints (tests/harness/include/wb/perf_ratio.h):
 # "slow 0.1230 ms / fast 0.0870 ms = 1.41x (need >= 1.15x)". Read for the
@@ -48,16 +48,13 @@ def _points(value):
 
 
 def failure_lines(output, count):
-    """The first `count` lines of a test's failure: from GoogleTest's first
-    "file:line: Failure" (its message ends the block), else from the first
-    line a check script marks FAILED, WRONG or error, else the output's end."""
-    lines = [line.rstrip() for line in output.splitlines()
-             if line.strip() and not line.startswith(GTEST_CHATTER)]
-    for marker in (": Failure", "FAILED", "WRONG", "error"):
-        for i, line in enumerate(lines):
-            if marker in line:
-                return lines[i:i + count]
-    return lines[-count:]
+    """The first `count` lines of a test's first failure
+    (wbcore/results.py first_failure), and a line saying how many more
+    failures the test had, if any."""
+    lines, more = wbres.first_failure(output, count)
+    if more:
+        lines = lines + [f"(and {more} more failure(s) in this test)"]
+    return lines
 
 
 def _excerpt(t, count, spaces):

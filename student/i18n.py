@@ -219,6 +219,8 @@ MESSAGES = {
                       "  合计: {passed} 个通过，{failed} 个失败，{skipped} 个跳过"),
     "summary.failed_test": ("  FAILED {name}", "  失败 {name}"),
     "summary.more": ("  ... and {n} more failures", "  ……另有 {n} 个失败"),
+    "summary.more_failures": ("(and {n} more failure(s) in this test)",
+                              "（本测试另有 {n} 处失败）"),
     "summary.not_listed": ("(not listed)", "（未登记）"),
     "summary.workbook": ("(workbook)", "（练习册）"),
     "kind.host": ("host", "主机端"),

@@ -131,20 +131,8 @@ def next_exercise(states, after=None):
 
 
 def failure_excerpt(result, lines=6):
-    # Lines are picked by their English words, then shown in the language
-    # in use (i18n.output_line).
-    text = [l for l in result.output.splitlines() if l.strip()]
-    shown = i18n.output_line
-    # A check script's message (sanitize, profile): from its FAILED line on,
-    # with the indented lines that say where and why.
-    starts = [i for i, l in enumerate(text) if l.startswith("FAILED ")]
-    if starts:
-        return "\n".join("      " + shown(l.rstrip())[:200]
-                         for l in text[starts[0]:starts[0] + lines])
-    # GoogleTest failure lines carry the message; keep the first few.
-    keep = [l for l in text if "Failure" in l or "expected" in l or "differ" in l
-            or "left" in l or "wrote" in l or "Expected" in l or "failed" in l][:lines]
-    return "\n".join("      " + shown(l.strip())[:160] for l in (keep or text[:lines]))
+    """The first failure of a test, indented for the "Next" block."""
+    return "\n".join("      " + line for line in wbsummary.failure_lines(result, lines))
 
 
 def print_progress(results, listed, gpu_ok, gpu_note):

@@ -10,29 +10,23 @@ import collections
 import sys
 
 from student import i18n
+from wbcore import results as wbres
 from student.i18n import t
 
-FAILURE_LINES = 4
+FAILURE_LINES = 6
 MAX_FAILURES_SHOWN = 8
 
 
 def failure_lines(result, lines=FAILURE_LINES):
-    """The first lines of a failure's message that say something: GoogleTest's
-    failure lines where there are some, else the first non-empty lines."""
-    # Lines are picked by their English words, then shown in the language in
-    # use (i18n.output_line).
-    shown = i18n.output_line
-    text = [l.strip() for l in result.output.splitlines() if l.strip()]
-    # A check script's message (sanitize, profile) starts with "FAILED" and
-    # goes on with indented lines that say where and why: keep them, with
-    # their indentation.
-    raw = [l.rstrip() for l in result.output.splitlines() if l.strip()]
-    starts = [i for i, l in enumerate(raw) if l.startswith("FAILED ")]
-    if starts:
-        return [shown(l)[:200] for l in raw[starts[0]:starts[0] + lines + 1]]
-    keep = [l for l in text if "Failure" in l or "xpected" in l or "differ" in l
-            or "Which is" in l or "failed" in l or "wrote" in l]
-    return [shown(l)[:160] for l in (keep or text)[:lines]]
+    """The first failure of a test (wbcore/results.py first_failure: the
+    mismatch's lines once, not the head of every failure), in the language
+    in use, and how many more failures it had."""
+    found, more = wbres.first_failure(result.output, lines)
+    shown = [i18n.output_line(line.strip() if not line.startswith(" ") else line)[:200]
+             for line in found]
+    if more:
+        shown.append(t("summary.more_failures", n=more))
+    return shown
 
 
 def group_key(result, listed):

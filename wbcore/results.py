@@ -40,3 +40,30 @@ def load_junit(path):
 
 def counts(results):
     return collections.Counter(r.result for r in results)
+
+
+# Lines of a test's output that are GoogleTest's own bookkeeping, never part
+# of a failure's message.
+GTEST_CHATTER = ("[", "Running main() from", "Note: Google Test filter", "Note: Randomizing")
+# A check script's first line of a failure (profile, sanitize, method...).
+CHECK_FAILURE_MARKERS = ("FAILED", "WRONG", "error")
+
+
+def first_failure(output, count):
+    """(lines, more): the first failure of a test's output, at most `count`
+    lines, and how many more failures the output holds. A GoogleTest failure
+    is its "file:line: Failure" line and the message after it, up to the next
+    failure (so the mismatch's values are shown once, not the head of each
+    failure); a check script's is from the first line marked FAILED, WRONG
+    or error; else the output's last lines."""
+    lines = [line.rstrip() for line in output.splitlines()
+             if line.strip() and not line.startswith(GTEST_CHATTER)]
+    starts = [i for i, line in enumerate(lines) if line.endswith(": Failure")]
+    if starts:
+        end = starts[1] if len(starts) > 1 else len(lines)
+        return lines[starts[0]:end][:count], len(starts) - 1
+    for marker in CHECK_FAILURE_MARKERS:
+        for i, line in enumerate(lines):
+            if marker in line:
+                return lines[i:i + count], 0
+    return lines[-count:], 0

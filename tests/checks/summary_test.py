@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The short account ./workbook check prints (student/summary.py), on a
 JUnit file as CTest writes it (tests/checks/data/ctest_junit_sample.xml):
-counts per exercise and kind, and the first lines of each failure."""
+counts per exercise and kind, and the first lines of each failure; and a
+test that failed three times on one line is shown by its first mismatch,
+values included, once, with the count of the others."""
 import pathlib
 import sys
 
@@ -39,6 +41,25 @@ def main():
         return 1
     if "Running main()" in text or "OK ]" in text:
         print("the summary repeats CTest's raw output", file=sys.stderr)
+        return 1
+    return repeated_failure()
+
+
+def repeated_failure():
+    """Three failures of one EXPECT_EQ: the first shown with its values, once."""
+    block = ("tests/config/prefer_shared_carveout_test.cu:36: Failure\n"
+             "Expected equality of these values:\n  got\n    Which is: {}\n"
+             "  want\n    Which is: 50\n")
+    output = ("[ RUN      ] HostPreferSharedCarveout.SetsThePreferredCarveoutToThePercent\n"
+              + "".join(block.format(v) for v in (3, 4, 5))
+              + "[  FAILED  ] HostPreferSharedCarveout.SetsThePreferredCarveoutToThePercent\n")
+    shown = summary.failure_lines(wbres.TestResult("t", "failed", 0.0, output))
+    print("\n".join(shown))
+    wanted = ["tests/config/prefer_shared_carveout_test.cu:36: Failure",
+              "Expected equality of these values:", "  got", "    Which is: 3", "  want",
+              "    Which is: 50", "(and 2 more failure(s) in this test)"]
+    if shown != wanted:
+        print(f"a repeated failure is shown as {shown}, expected {wanted}", file=sys.stderr)
         return 1
     return 0
 
