@@ -173,6 +173,8 @@ MESSAGES = {
                        "\n{section}（书中 {book} 节，{title}）: {total} 道中 {done} 道通过"),
     "status.note_gpu_not_run": (" (GPU tests not run)", "（GPU 测试未运行）"),
     "status.note_todo_left": (" (TODO left)", "（还有 TODO）"),
+    "status.note_not_attempted": (" (not attempted: the file is as shipped; its tests were not run)",
+                                  "（尚未开始: 文件与发放时相同，未运行其测试）"),
     "status.no_gpu": (
         "\nNo GPU here: {note}.\nYour starter compiled and the host tests ran; the GPU tests "
         "were reported as skipped. Run ./workbook on a machine with an NVIDIA GPU (compute "

@@ -98,6 +98,26 @@ def pristine_text(e, root=wbex.ROOT):
                             "regenerates it with python3 -m student.pristine --update") from None
 
 
+def untouched_exercises(root=wbex.ROOT):
+    """The exercises (not the worked examples, which are complete) whose
+    file is still the pristine starter, byte for byte: as shipped their
+    tests fail (tests/checks/check_starter.py holds the starter to that),
+    so the student's progress run need not start them. [] when the record
+    cannot be read (every exercise is then tested)."""
+    try:
+        contents = load_record(root)
+    except PristineError:
+        return []
+    untouched = []
+    for e in wbex.exercises(root):
+        path = e.starter_file(root)
+        if e.worked_example or not path.is_file():
+            continue
+        if path.read_bytes() == contents.get(relative_name(e)):
+            untouched.append(e)
+    return untouched
+
+
 def differences(root=wbex.ROOT):
     """Names under starter/ whose file differs from the record, or that one
     of them lacks (the record's and workbook.toml's exercises)."""

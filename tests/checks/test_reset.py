@@ -11,6 +11,8 @@ starter:
 
 In each the student's edited file comes back as the pristine text of
 student/pristine_starter.json, and the student's version is kept as .bak.
+Also: which exercises the progress run counts as not attempted (their file
+as shipped), and the CTest exclusion it starts the others with.
 CTest: workbook.reset_restores_pristine (label host).
 """
 import pathlib
@@ -114,6 +116,39 @@ class ResetTest(unittest.TestCase):
         copy = self.copy_workbook("plain")
         self.assertFalse((copy / ".git").exists())
         self.reset(copy)
+
+    def test_untouched_exercises_are_the_unedited_ones(self):
+        copy = self.copy_workbook("untouched")
+        all_exercises = [e for e in wbex.exercises(copy) if not e.worked_example]
+        self.assertEqual([e.key for e in pristine.untouched_exercises(copy)],
+                         [e.key for e in all_exercises])
+        self.exercise_file(copy).write_bytes(STUDENT_CODE)
+        (copy / "starter" / "reduction" / "reduceSmem.cu").write_bytes(
+            pristine.load_record(copy)["reduction/reduceSmem.cu"] + b"\n")
+        left = {e.key for e in pristine.untouched_exercises(copy)}
+        self.assertNotIn(self.exercise.key, left)
+        self.assertNotIn("reduction/reduceSmem", left, "one byte added is an attempt")
+        self.assertEqual(len(left), len(all_exercises) - 2)
+        record = copy / pristine.RECORD
+        record.write_text(record.read_text().replace("TODO(book", "DONE(book", 1))
+        self.assertEqual(pristine.untouched_exercises(copy), [],
+                         "an unreadable record must leave every exercise to its tests")
+
+    def test_the_progress_run_excludes_untouched_exercises_and_perf(self):
+        from student import progress
+        calls = []
+        real_run, real_build = progress.subprocess.run, progress.BUILD
+        progress.subprocess.run = lambda cmd, **kw: calls.append(cmd)
+        progress.BUILD = self.tmp   # its log goes there; nothing else is touched
+        try:
+            progress.run_starter_tests(None, False, self.tmp / "none.xml",
+                                       skip=[wbex.find_exercise("reduceSmem"), self.exercise])
+        finally:
+            progress.subprocess.run, progress.BUILD = real_run, real_build
+        cmd = calls[0]
+        self.assertEqual(cmd.count("-LE"), 1, cmd)
+        self.assertEqual(cmd[cmd.index("-LE") + 1],
+                         "^(perf|exercise=reduceSmem|exercise=setRowReadCol)$")
 
     def test_a_damaged_record_is_refused(self):
         copy = self.copy_workbook("damaged")
