@@ -8,8 +8,9 @@ namespace wb::constant {
 
 __global__ void stencilReadOnly(const float* __restrict__ in, float* __restrict__ out,
                                 unsigned int n, const float* __restrict__ coef) {
-  // TODO(book 5.5.2): the stencil of stencilGmemCoef, loading each
-  // coefficient from coef with __ldg (the read-only path).
+  // TODO(book 5.5.2): the stencil of stencilGmemCoef, each coefficient
+  // loaded from coef on the read-only path (the const __restrict__
+  // pointer alone gives it; __ldg says so in the code).
   // Contract: stencilReadOnly in chapters/constant/constant.cuh.
   // Roughly 17 lines; `./workbook hint stencilReadOnly` gives it step by step.
   // Until then the kernel writes nothing and its tests fail.
