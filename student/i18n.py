@@ -646,6 +646,51 @@ def _rule_fns():
     def _(m):
         return f"nvidia-smi 没有列出任何 GPU: {m['said']}"
 
+    # tests/checks/profile_check.py: the technique's counters (method).
+    @rule("counters.active_threads",
+          r"^(?P<i>\s*)(?P<bad>FAILED )?(?P<k>\S+): active threads per warp instruction "
+          r"(?P<a>[\d.]+) of 32, (?:at least (?P<ok>[\d.]+)|expected at least (?P<e>[\d.]+): .*)$")
+    def _(m):
+        head = f"{m['i']}{'失败 ' if m['bad'] else ''}{m['k']}: 每条线程束指令平均活跃线程 {m['a']}（满 32）"
+        if m["ok"]:
+            return f"{head}，不少于 {m['ok']}"
+        return (f"{head}，应不少于 {m['e']}: 大多数指令只有少数通道在工作，就像由一个线程逐个累加"
+                "线程块的值；树形归约每一步用整个线程束把值减半")
+
+    @rule("counters.load_efficiency",
+          r"^(?P<i>\s*)(?P<bad>FAILED )?(?P<k>\S+): global-load efficiency (?P<p>\d+)% of the "
+          r"bytes fetched, (?:at least (?P<ok>\d+)%|expected at least (?P<e>\d+)%: .*)$")
+    def _(m):
+        head = f"{m['i']}{'失败 ' if m['bad'] else ''}{m['k']}: 全局加载效率为取回字节的 {m['p']}%"
+        if m["ok"]:
+            return f"{head}，不少于 {m['ok']}%"
+        return (f"{head}，应不少于 {m['e']}%: 加载没有合并（一个线程束的各通道必须读连续的字；"
+                "展开后一个线程的各元素相隔一个线程块）")
+
+    # The harness's checks of an output (tests/harness/include/wb/verify.h)
+    # and of a timing (perf_ratio.h, the timing helpers): several sentences
+    # may share a line, each rewritten where it stands.
+    @rule("harness.output",
+          r"^(?P<line>.*(?:output element\(s\) unwritten|guard element\(s\) changed|"
+          r"element\(s\) differ from the reference|before it is correct|"
+          r"was wrong in timed run).*)$")
+    def _(m):
+        return harness_sentences_zh(m["line"])
+
+    @rule("harness.mismatch_at",
+          r"^(?P<i>\s*)at (?P<where>.+?): expected (?P<e>.+?), got (?P<g>.+)$")
+    def _(m):
+        got = m["g"].replace("poison (never written)", "毒化值（从未写入）")
+        got = re.sub(r" ?\(off by (\d+) shared-memory poison words\)", r"（差了 \1 个共享内存毒化字）", got)
+        return f"{m['i']}在 {m['where']}: 期望 {m['e']}，实际 {got}"
+
+    @rule("harness.ratio",
+          r"^(?P<i>\s*)(?P<a>.+?) (?P<x>[\d.]+) ms / (?P<b>.+?) (?P<y>[\d.]+) ms = "
+          r"(?P<r>[\d.]+)x \(need (?P<op>[<>]=) (?P<q>[\d.]+)x\)$")
+    def _(m):
+        return (f"{m['i']}{m['a']} {m['x']} ms / {m['b']} {m['y']} ms = {m['r']} 倍"
+                f"（要求 {m['op']} {m['q']} 倍）")
+
     @rule("test.skipped", r"^(?P<i>\s*)skipped: (?P<why>.*)$")
     def _(m):
         return f"{m['i']}跳过: {m['why']}"
@@ -691,6 +736,32 @@ def _rule_fns():
         return f"{m['i']}{m['where']}: 失败"
 
     return rules
+
+
+# The sentences of the harness's output checks, in the order they are
+# tried; each keeps its names, numbers and positions.
+HARNESS_SENTENCES = (
+    (r"(\S+) wrote before the start of its output: (\d+) guard element\(s\) changed, the first "
+     r"at offset -(\d+)\.", r"\1 写到了输出起点之前: 改动了 \2 个保护元素，第一个在偏移 -\3 处。"),
+    (r"(\S+) left (\d+) of (\d+) output element\(s\) unwritten, the first at (.+?)\.(?= |$)",
+     r"\1 的 \3 个输出元素中有 \2 个没有写入，第一个在 \4。"),
+    (r"(\S+) wrote past the end of its output \((\d+) elements\): (\d+) guard element\(s\) "
+     r"changed, the first at offset (\d+)\.", r"\1 写过了输出的末尾（共 \2 个元素）: 改动了 \3 个"
+     r"保护元素，第一个在偏移 \4 处。"),
+    (r"(\S+): (\d+) of (\d+) element\(s\) differ from the reference",
+     r"\1: \3 个元素中有 \2 个与参考结果不同"),
+    (r"cannot time (\S+) before it is correct: ", r"\1 结果正确之前无法计时: "),
+    (r"(\S+) was wrong in timed run (\d+) on (\d+) elements: ", r"\1 在第 \2 次计时运行（\3 个元素）中"
+     r"结果错误: "),
+)
+
+
+def harness_sentences_zh(line):
+    """A line of the harness's output checks with each known sentence in
+    Chinese."""
+    for pattern, chinese in HARNESS_SENTENCES:
+        line = re.sub(pattern, chinese, line)
+    return line
 
 
 OUTPUT_RULES = _rule_fns()

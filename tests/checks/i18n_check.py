@@ -361,6 +361,31 @@ SAMPLES = {
                    "1e-9 * expected, where"],
     "gtest.evaluates": ["expected evaluates to 1, and", "1e-9 * expected evaluates to 1e-09."],
     "gtest.failure": ["tests/layout/layout_test.cu:120: Failure"],
+    "counters.active_threads": [
+        "reduction/reduceSmem: active threads per warp instruction 31.0 of 32, at least 24",
+        "FAILED reduction/reduceSmem: active threads per warp instruction 14.4 of 32, expected "
+        "at least 24: most instructions run with few lanes, as when one thread adds the "
+        "block's values one by one; a tree halves them each step with the whole warp"],
+    "counters.load_efficiency": [
+        "shuffle/reduceShfl: global-load efficiency 99% of the bytes fetched, at least 80%",
+        "FAILED shuffle/reduceShflUnroll: global-load efficiency 25% of the bytes fetched, "
+        "expected at least 80%: the loads are not coalesced (the lanes of a warp must read "
+        "consecutive words; an unrolled thread's elements are a block apart)"],
+    "harness.output": [
+        "reduceSmem left 32768 of 32768 output element(s) unwritten, the first at 0.",
+        "transposeSmem wrote before the start of its output: 3 guard element(s) changed, the "
+        "first at offset -2. transposeSmem left 5 of 100 output element(s) unwritten, the first "
+        "at (row 1, col 2). transposeSmem wrote past the end of its output (100 elements): 1 "
+        "guard element(s) changed, the first at offset 100.",
+        "setRowReadCol: 3 of 1024 element(s) differ from the reference",
+        "cannot time reduceSmem before it is correct: reduceSmem left 4 of 4 output element(s) "
+        "unwritten, the first at 0.",
+        "reduceSmemUnroll was wrong in timed run 1 on 16777216 elements: reduceSmemUnroll left "
+        "32768 of 32768 output element(s) unwritten, the first at 0."],
+    "harness.mismatch_at": ["  at (row 0, col 1): expected 3, got poison (never written)",
+                            "  at 7: expected 12, got 5 (off by 2 shared-memory poison words)"],
+    "harness.ratio": ["reference reduceGmem 0.1230 ms / reduceSmem 0.0870 ms = 1.41x "
+                      "(need >= 1.20x)"],
 }
 
 
