@@ -40,6 +40,14 @@
 # an error: CTest then lists and runs nothing until it is fixed, rather than
 # leaving a kernel's tests worth no points.
 #
+# A section-wide comparison also gets a label `compares=<name>` for each
+# exercise whose student kernel it times, as the test source declares it
+# beside the test (WB_PERF_COMPARES, tests/harness/include/wb/
+# perf_compares.h; the executable prints the declarations when run with
+# WB_LIST_COMPARISONS=1): `./workbook check NAME --perf` runs them. They
+# carry no points of the exercise; a comparison without a declaration is an
+# error, as above.
+#
 # Every test runs through the verdict wrapper: passed only when GoogleTest's
 # report says so; a test GoogleTest reports as skipped (no GPU) exits 77,
 # which CTest reports as skipped.
@@ -79,6 +87,29 @@ if(NOT listing_result EQUAL 0)
   return()
 endif()
 
+# The comparisons' declarations: "WB_COMPARES Suite.Test exercise...".
+if("perf" IN_LIST WB_KINDS)
+  # The variable for this one run (CTest's scripts have no `cmake -E env`).
+  set(ENV{WB_LIST_COMPARISONS} 1)
+  execute_process(
+    COMMAND "${WB_LIST_EXE}" --gtest_list_tests
+    OUTPUT_VARIABLE declared
+    RESULT_VARIABLE declared_result
+    TIMEOUT 60)
+  unset(ENV{WB_LIST_COMPARISONS})
+  if(NOT declared_result EQUAL 0)
+    message(FATAL_ERROR "${WB_LIST_EXE}: listing the performance comparisons failed "
+                        "(${declared_result})")
+  endif()
+  string(REPLACE "\n" ";" declared_lines "${declared}")
+  foreach(line IN LISTS declared_lines)
+    if(line MATCHES "^WB_COMPARES ([^ ]+) (.+)$")
+      string(MAKE_C_IDENTIFIER "${CMAKE_MATCH_1}" declared_id)
+      string(REPLACE " " ";" "compares_${declared_id}" "${CMAKE_MATCH_2}")
+    endif()
+  endforeach()
+endif()
+
 string(REPLACE "\n" ";" lines "${listing}")
 set(suite "")
 foreach(line IN LISTS lines)
@@ -113,6 +144,21 @@ foreach(line IN LISTS lines)
                             "workbook.toml does not list in section '${WB_SECTION}'")
       endif()
       list(APPEND labels "exercise=${exercise}")
+    elseif(kind STREQUAL "perf")
+      string(MAKE_C_IDENTIFIER "${full}" declared_id)
+      if(NOT DEFINED "compares_${declared_id}")
+        message(FATAL_ERROR "${WB_LIST_EXE}: the comparison ${full} does not declare which "
+                            "exercises it times: add WB_PERF_COMPARES(${suite}, ${test}, ...) "
+                            "before it (tests/harness/include/wb/perf_compares.h)")
+      endif()
+      foreach(compared IN LISTS "compares_${declared_id}")
+        if(NOT compared IN_LIST WB_${WB_SECTION}_EXERCISES)
+          message(FATAL_ERROR "${WB_LIST_EXE}: the comparison ${full} declares exercise "
+                              "'${compared}', which workbook.toml does not list in section "
+                              "'${WB_SECTION}'")
+        endif()
+        list(APPEND labels "compares=${compared}")
+      endforeach()
     endif()
     set(name "${WB_PREFIX}${full}")
     add_test("${name}" "${WB_PYTHON}" -I -S "${WB_VERDICT}" --test "${full}" --name "${name}"

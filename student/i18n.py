@@ -120,7 +120,8 @@ MESSAGES = {
     "cli.commands": ("commands", "命令"),
     "cli.help_status": ("build for the starter, test it, show progress (the default)",
                         "构建 starter 并测试，显示进度（默认命令）"),
-    "cli.help_perf": ("also run the performance tests", "同时运行性能测试"),
+    "cli.help_perf": ("also run the performance tests (for one exercise: its own and the "
+                      "comparisons that time it)", "同时运行性能测试（对单个练习: 它自己的以及为它计时的比较）"),
     "cli.help_test": ("build and run the whole test suite", "构建并运行全部测试"),
     "cli.help_preset": ("default: the build in build/; ci: warnings as errors, in build-ci/ "
                         "(.ci/run sets WB_PRESET=ci)",
@@ -173,6 +174,8 @@ MESSAGES = {
                        "\n{section}（书中 {book} 节，{title}）: {total} 道中 {done} 道通过"),
     "status.note_gpu_not_run": (" (GPU tests not run)", "（GPU 测试未运行）"),
     "status.note_todo_left": (" (TODO left)", "（还有 TODO）"),
+    "check.perf_ran": ("performance tests run ({count}): {names}",
+                       "运行的性能测试（{count} 个）: {names}"),
     "status.note_not_attempted": (" (not attempted: the file is as shipped; its tests were not run)",
                                   "（尚未开始: 文件与发放时相同，未运行其测试）"),
     "status.no_gpu": (

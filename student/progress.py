@@ -236,9 +236,12 @@ def check(name, include_perf=False):
         except LookupError as err:
             print(t("cli.error", err=err), file=sys.stderr)
             return 2
-        # The exercise's tests carry its label (wbcore/ctest_listing.py);
-        # repeated -L options must all match.
-        selector = ["-L", f"^{e.section}$", "-L", f"^{ctest_listing.exercise_label(e.name)}$"]
+        # The exercise's tests carry its label (wbcore/ctest_listing.py), and
+        # the section's comparisons that time its kernel `compares=<name>`
+        # (cmake/WorkbookDiscoverTests.cmake); repeated -L options must all
+        # match, and one matches a test when any of its labels does.
+        selector = ["-L", f"^{e.section}$", "-L",
+                    f"^({ctest_listing.exercise_label(e.name)}|compares={e.name})$"]
     junit = BUILD / "check.xml"
     log = BUILD / "check.log"
     cmd = ["ctest", "--test-dir", str(BUILD), "-j", "4", "-L", "starter", "--output-on-failure",
@@ -266,6 +269,10 @@ def check(name, include_perf=False):
         return rc
     record_states(results, listed)
     print("\n".join(wbsummary.summary_lines(results, listed)))
+    if include_perf:
+        timed = [r.name for r in results if listed.get(r.name) and listed[r.name].kind == "perf"]
+        print(t("check.perf_ran", count=len(timed),
+                names=", ".join(n.split(".", 2)[-1] for n in timed) or "-"))
     hints = known_mistakes(results, listed)
     if hints:
         print("\n".join(hints))

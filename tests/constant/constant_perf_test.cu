@@ -42,6 +42,7 @@
 #include "wb/buffer.h"
 #include "wb/gtest_support.h"
 #include "wb/modules.h"
+#include "wb/perf_compares.h"
 #include "wb/perf_ratio.h"
 #include "wb/stats.h"
 #include "wb/timing.h"
@@ -272,6 +273,7 @@ class PerfConstant : public GpuTest {
 // reference stencilGmemCoef, eight runs: 0.923-0.926-0.930x. The student's
 // stencilConstant against the reference stencilGmemCoef (the worked
 // example).
+WB_PERF_COMPARES(PerfConstant, ConstantCoefficientsCostNoMoreThanGlobal, "stencilConstant");
 TEST_F(PerfConstant, ConstantCoefficientsCostNoMoreThanGlobal) {
   SCOPED_TRACE(seedNote(seed_));
   const auto [constant, gmem] = stencilMedians("stencilConstant", "stencilGmemCoef");
@@ -284,6 +286,7 @@ TEST_F(PerfConstant, ConstantCoefficientsCostNoMoreThanGlobal) {
 // times as long. H100: 28.5x; eight runs against the reference
 // constantBroadcast: 28.50-28.55-28.57x. The student's constantScattered
 // against the reference constantBroadcast...
+WB_PERF_COMPARES(PerfConstant, ScatteredConstantReadsSerialise, "constantScattered");
 TEST_F(PerfConstant, ScatteredConstantReadsSerialise) {
   SCOPED_TRACE(seedNote(seed_));
   expectScatteredSlower(/*referenceBroadcast=*/true, 4.0);
@@ -292,6 +295,7 @@ TEST_F(PerfConstant, ScatteredConstantReadsSerialise) {
 // ...and the student's constantBroadcast against the reference
 // constantScattered: a broadcast that is slow for want of a broadcast
 // fails here. H100, eight runs: 28.54-28.56-28.60x.
+WB_PERF_COMPARES(PerfConstant, BroadcastBeatsScatteredReads, "constantBroadcast");
 TEST_F(PerfConstant, BroadcastBeatsScatteredReads) {
   SCOPED_TRACE(seedNote(seed_));
   expectScatteredSlower(/*referenceBroadcast=*/false, 4.0);

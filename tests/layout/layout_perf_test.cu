@@ -39,6 +39,7 @@
 #include "wb/device.h"
 #include "wb/gtest_support.h"
 #include "wb/modules.h"
+#include "wb/perf_compares.h"
 #include "wb/perf_ratio.h"
 #include "wb/timing.h"
 
@@ -161,9 +162,11 @@ class PerfLayout : public GpuTest {
 // conflict-free row access: the student's column kernel against the
 // reference setRowReadRow (the worked example). H100 (eight runs): square
 // 5.14-5.15x, rectangle 3.39-3.42x.
+WB_PERF_COMPARES(PerfLayout, SquareRowRowBeatsColCol, "setColReadCol");
 TEST_F(PerfLayout, SquareRowRowBeatsColCol) {
   expectSlower(student("square_setColReadCol"), reference("square_setRowReadRow"), 1.5);
 }
+WB_PERF_COMPARES(PerfLayout, RectRowRowBeatsColCol, "setColReadCol");
 TEST_F(PerfLayout, RectRowRowBeatsColCol) {
   expectSlower(student("rect_setColReadCol"), reference("rect_setRowReadRow"), 1.3);
 }
@@ -171,9 +174,11 @@ TEST_F(PerfLayout, RectRowRowBeatsColCol) {
 // 5.2.1.4: padding removes the column-read conflict: the student's padded
 // kernel against the reference unpadded one. H100: square 2.89-2.91x,
 // rectangle 2.16-2.17x.
+WB_PERF_COMPARES(PerfLayout, SquarePaddingSpeedsUpColumnRead, "setRowReadColPad");
 TEST_F(PerfLayout, SquarePaddingSpeedsUpColumnRead) {
   expectSlower(reference("square_setRowReadCol"), student("square_setRowReadColPad"), 1.2);
 }
+WB_PERF_COMPARES(PerfLayout, RectPaddingSpeedsUpColumnRead, "setRowReadColPad");
 TEST_F(PerfLayout, RectPaddingSpeedsUpColumnRead) {
   expectSlower(reference("rect_setRowReadCol"), student("rect_setRowReadColPad"), 1.1);
 }
@@ -181,16 +186,20 @@ TEST_F(PerfLayout, RectPaddingSpeedsUpColumnRead) {
 // 5.2.1.3: dynamic allocation is the same memory; at most a small overhead
 // for the run-time index arithmetic: the student's dynamic kernels against
 // the reference static ones. H100: 0.958-1.014x over the four.
+WB_PERF_COMPARES(PerfLayout, SquareDynamicCostsNoMoreThanStatic, "setRowReadColDyn");
 TEST_F(PerfLayout, SquareDynamicCostsNoMoreThanStatic) {
   expectNoDearer(student("square_setRowReadColDyn"), reference("square_setRowReadCol"), 1.10);
 }
+WB_PERF_COMPARES(PerfLayout, SquareDynamicPaddedCostsNoMoreThanStatic, "setRowReadColDynPad");
 TEST_F(PerfLayout, SquareDynamicPaddedCostsNoMoreThanStatic) {
   expectNoDearer(student("square_setRowReadColDynPad"), reference("square_setRowReadColPad"),
                  1.10);
 }
+WB_PERF_COMPARES(PerfLayout, RectDynamicCostsNoMoreThanStatic, "setRowReadColDyn");
 TEST_F(PerfLayout, RectDynamicCostsNoMoreThanStatic) {
   expectNoDearer(student("rect_setRowReadColDyn"), reference("rect_setRowReadCol"), 1.10);
 }
+WB_PERF_COMPARES(PerfLayout, RectDynamicPaddedCostsNoMoreThanStatic, "setRowReadColDynPad");
 TEST_F(PerfLayout, RectDynamicPaddedCostsNoMoreThanStatic) {
   expectNoDearer(student("rect_setRowReadColDynPad"), reference("rect_setRowReadColPad"), 1.10);
 }

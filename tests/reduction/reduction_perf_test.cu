@@ -33,6 +33,7 @@
 #include "reduction/reduction.cuh"
 #include "reduction_timing.h"
 #include "wb/gtest_support.h"
+#include "wb/perf_compares.h"
 #include "wb/perf_ratio.h"
 
 namespace wb::reduction {
@@ -78,6 +79,7 @@ class PerfReduction : public GpuTest {
 // what reduceSmem keeps on chip. Measured with the interleaved timing, one
 // process: 1.55x on an H100 (127 us against 82 us in Nsight Compute), 1.36x
 // on an H200 (110.6 against 81.4 us); the limit sits under both.
+WB_PERF_COMPARES(PerfReduction, SharedMemoryBeatsGlobalMemory, "reduceSmem");
 TEST_F(PerfReduction, SharedMemoryBeatsGlobalMemory) {
   SCOPED_TRACE(seedNote(seed_));
   const auto [gmem, smem] = medianMs(reference("reduceGmem"), student("reduceSmem"));
@@ -88,6 +90,7 @@ TEST_F(PerfReduction, SharedMemoryBeatsGlobalMemory) {
 // measure 1.66x on an H100 and 1.62x on an H200 (reduceGmemUnroll against
 // reduceSmemUnroll). The student's reduceSmemUnroll against the reference
 // reduceGmemUnroll.
+WB_PERF_COMPARES(PerfReduction, SharedMemoryBeatsGlobalMemoryWhenUnrolled, "reduceSmemUnroll");
 TEST_F(PerfReduction, SharedMemoryBeatsGlobalMemoryWhenUnrolled) {
   SCOPED_TRACE(seedNote(seed_));
   const auto [gmem, smem] =
@@ -98,6 +101,7 @@ TEST_F(PerfReduction, SharedMemoryBeatsGlobalMemoryWhenUnrolled) {
 // 5.3.2: four elements per thread, a quarter of the blocks. Measured
 // 3.15-3.31x on an H200. The student's reduceSmemUnroll against the
 // reference reduceSmem.
+WB_PERF_COMPARES(PerfReduction, UnrollingBeatsSharedMemoryAlone, "reduceSmemUnroll");
 TEST_F(PerfReduction, UnrollingBeatsSharedMemoryAlone) {
   SCOPED_TRACE(seedNote(seed_));
   const auto [smem, unrolled] = medianMs(reference("reduceSmem"), student("reduceSmemUnroll"));
@@ -106,12 +110,14 @@ TEST_F(PerfReduction, UnrollingBeatsSharedMemoryAlone) {
 
 // 5.3.3: dynamic shared memory is the same memory; it must cost at most 10%
 // more than the reference's static version.
+WB_PERF_COMPARES(PerfReduction, DynamicSharedMemoryCostsNoMoreThanStatic, "reduceSmemDyn");
 TEST_F(PerfReduction, DynamicSharedMemoryCostsNoMoreThanStatic) {
   SCOPED_TRACE(seedNote(seed_));
   const auto [dyn, twin] = medianMs(student("reduceSmemDyn"), reference("reduceSmem"));
   perf::expectNoSlowerThan("reduceSmemDyn", dyn, "reference reduceSmem", twin, 1.10);
 }
 
+WB_PERF_COMPARES(PerfReduction, DynamicUnrolledCostsNoMoreThanStatic, "reduceSmemUnrollDyn");
 TEST_F(PerfReduction, DynamicUnrolledCostsNoMoreThanStatic) {
   SCOPED_TRACE(seedNote(seed_));
   const auto [dyn, twin] =

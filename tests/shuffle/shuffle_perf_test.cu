@@ -31,6 +31,7 @@
 #include "reduction/reduction_timing.h"
 #include "shuffle/shuffle.cuh"
 #include "wb/gtest_support.h"
+#include "wb/perf_compares.h"
 #include "wb/perf_ratio.h"
 
 namespace wb::shuffle {
@@ -78,6 +79,7 @@ class PerfShuffle : public GpuTest {
 // __syncwarp(). The claim tested is the half that holds: reduceShfl costs
 // at most 10% more than reduceSmem. H100: 1.000x; both kernels wait on the
 // one load per thread, not on the warp phase, so neither wins.
+WB_PERF_COMPARES(PerfShuffle, ShuffleCostsNoMoreThanSharedMemory, "reduceShfl");
 TEST_F(PerfShuffle, ShuffleCostsNoMoreThanSharedMemory) {
   SCOPED_TRACE(seedNote(seed_));
   const auto [shfl, smem] = medianMs(student("reduceShfl"), reference("reduceSmem"));
@@ -85,6 +87,7 @@ TEST_F(PerfShuffle, ShuffleCostsNoMoreThanSharedMemory) {
 }
 
 // The same after unrolling by four. H100: 1.001x.
+WB_PERF_COMPARES(PerfShuffle, UnrolledShuffleCostsNoMoreThanSharedMemory, "reduceShflUnroll");
 TEST_F(PerfShuffle, UnrolledShuffleCostsNoMoreThanSharedMemory) {
   SCOPED_TRACE(seedNote(seed_));
   const auto [shfl, smem] = medianMs(student("reduceShflUnroll"), reference("reduceSmemUnroll"));
@@ -97,6 +100,7 @@ TEST_F(PerfShuffle, UnrolledShuffleCostsNoMoreThanSharedMemory) {
 // reference reduceShfl, eight runs: 3.30-3.31-3.32x. The student's
 // reduceShflUnroll against the reference reduceShfl: the student's
 // reduceShfl is held to the reference's speed below instead.
+WB_PERF_COMPARES(PerfShuffle, UnrollingBeatsShuffleAlone, "reduceShflUnroll");
 TEST_F(PerfShuffle, UnrollingBeatsShuffleAlone) {
   SCOPED_TRACE(seedNote(seed_));
   const auto [plain, unrolled] = medianMs(reference("reduceShfl"), student("reduceShflUnroll"));

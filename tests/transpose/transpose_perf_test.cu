@@ -51,6 +51,7 @@
 #include "wb/cuda_check.h"
 #include "wb/gtest_support.h"
 #include "wb/modules.h"
+#include "wb/perf_compares.h"
 #include "wb/perf_ratio.h"
 #include "wb/stats.h"
 #include "wb/timing.h"
@@ -239,6 +240,7 @@ class PerfTranspose : public GpuTest {
 // ones. H200, 4096^2: 2.69-2.76x; H100, 8192^2, against the reference
 // naiveGmem: 3.15-3.15-3.16x. The student's transposeSmem against the
 // reference naiveGmem (a worked example).
+WB_PERF_COMPARES(PerfTranspose, SharedTileBeatsNaive, "transposeSmem");
 TEST_F(PerfTranspose, SharedTileBeatsNaive) {
   SCOPED_TRACE(seedNote(seed_));
   expectFasterThanReference("transposeSmem", "naiveGmem", 1.5);
@@ -250,6 +252,7 @@ TEST_F(PerfTranspose, SharedTileBeatsNaive) {
 // transposeSmemPad against the reference transposeSmem: an unpadded
 // transposeSmemPad measures 1.00x, whatever the student's transposeSmem
 // does (1.42x against an idling one of the student's, before).
+WB_PERF_COMPARES(PerfTranspose, PaddingBeatsUnpaddedTile, "transposeSmemPad");
 TEST_F(PerfTranspose, PaddingBeatsUnpaddedTile) {
   SCOPED_TRACE(seedNote(seed_));
   expectFasterThanReference("transposeSmemPad", "transposeSmem", 1.05);
@@ -259,6 +262,15 @@ TEST_F(PerfTranspose, PaddingBeatsUnpaddedTile) {
 // copy of the same bytes (H200: 85-92% for the padded tile). The copy and
 // every transpose are timed with their runs interleaved. H100, 8192^2:
 // transposeSmemUnrollPad at 1.18x the reference copyGmem's bandwidth.
+WB_PERF_COMPARES(PerfTranspose, BestTransposeReachesCopyBandwidth,
+                 "copyGmem",
+                 "naiveGmem",
+                 "naiveGmemUnroll",
+                 "transposeSmem",
+                 "transposeSmemDyn",
+                 "transposeSmemPad",
+                 "transposeSmemPadDyn",
+                 "transposeSmemUnrollPad");
 TEST_F(PerfTranspose, BestTransposeReachesCopyBandwidth) {
   SCOPED_TRACE(seedNote(seed_));
   constexpr double kMinShare = 0.80;

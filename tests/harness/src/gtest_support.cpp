@@ -1,6 +1,13 @@
 #include "wb/gtest_support.h"
 
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "wb/perf_compares.h"
 
 namespace wb {
 
@@ -18,3 +25,44 @@ std::string seedNote(std::uint64_t seed) {
 }
 
 }  // namespace wb
+
+namespace wb::perf {
+
+namespace {
+
+using Comparisons = std::vector<std::pair<std::string, std::vector<std::string>>>;
+
+Comparisons& comparisons() {
+  static Comparisons table;
+  return table;
+}
+
+/// Printed at exit, after GoogleTest's listing: every declaration has been
+/// made by then, whatever the order of the static initialisers.
+void printComparisons() {
+  for (const auto& [test, exercises] : comparisons()) {
+    std::printf("WB_COMPARES %s", test.c_str());
+    for (const std::string& e : exercises) std::printf(" %s", e.c_str());
+    std::printf("\n");
+  }
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+bool declareComparison(const char* test, std::initializer_list<const char*> exercises) {
+  // The table first: an exit handler registered after a function-local
+  // static is constructed runs before that static is destroyed.
+  Comparisons& table = comparisons();
+  static const bool listing = [] {
+    const char* wanted = std::getenv("WB_LIST_COMPARISONS");
+    return wanted != nullptr && std::strcmp(wanted, "1") == 0 && std::atexit(printComparisons) == 0;
+  }();
+  (void)listing;
+  std::vector<std::string> names;
+  for (const char* e : exercises) names.emplace_back(e);
+  table.emplace_back(test, std::move(names));
+  return true;
+}
+
+}  // namespace wb::perf
