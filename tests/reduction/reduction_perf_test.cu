@@ -31,7 +31,7 @@
 #include <utility>
 
 #include "reduction/reduction.cuh"
-#include "reduction_timing.h"
+#include "reduction_perf_fixture.h"
 #include "wb/gtest_support.h"
 #include "wb/perf_compares.h"
 #include "wb/perf_ratio.h"
@@ -39,38 +39,13 @@
 namespace wb::reduction {
 namespace {
 
-using testing::TimedReduction;
-
 const ReduceKernel& kernelNamed(const std::string& exercise) {
   const ReduceKernel* k = findReductionKernel(exercise);
   if (k == nullptr) throw std::invalid_argument("no reduction kernel " + exercise);
   return *k;
 }
 
-/// The student's kernel @p exercise (the modules under test).
-TimedReduction student(const std::string& exercise) { return {kernelNamed(exercise)}; }
-
-/// The reference build's kernel @p exercise.
-TimedReduction reference(const std::string& exercise) {
-  return {kernelNamed(exercise), WB_REFERENCE_MODULES};
-}
-
-class PerfReduction : public GpuTest {
- protected:
-  void SetUp() override {
-    GpuTest::SetUp();
-    seed_ = testSeed();
-  }
-
-  /// Median times in ms of @p first and @p second, timed against each
-  /// other (testing::interleavedMedianMs).
-  std::pair<double, double> medianMs(const TimedReduction& first,
-                                     const TimedReduction& second) const {
-    return testing::interleavedMedianMs(first, second, seed_);
-  }
-
-  std::uint64_t seed_ = 0;
-};
+class PerfReduction : public testing::ReductionTimingTest<kernelNamed> {};
 
 // 5.3.1: shared memory beats global memory, as the book measures (1.58x on
 // its GPU). The baseline keeps the book's traffic: in reduceGmem's warp

@@ -28,7 +28,7 @@
 #include <utility>
 
 #include "reduction/reduction.cuh"
-#include "reduction/reduction_timing.h"
+#include "reduction/reduction_perf_fixture.h"
 #include "shuffle/shuffle.cuh"
 #include "wb/gtest_support.h"
 #include "wb/perf_compares.h"
@@ -37,9 +37,7 @@
 namespace wb::shuffle {
 namespace {
 
-namespace rt = reduction::testing;
 using reduction::ReduceKernel;
-using rt::TimedReduction;
 
 /// The reduction kernel named @p exercise: a shuffle reduction or a section
 /// 5.3 reduction.
@@ -49,30 +47,7 @@ const ReduceKernel& kernelNamed(const std::string& exercise) {
   throw std::invalid_argument("no reduction kernel " + exercise);
 }
 
-/// The student's kernel @p exercise (the modules under test).
-TimedReduction student(const std::string& exercise) { return {kernelNamed(exercise)}; }
-
-/// The reference build's kernel @p exercise.
-TimedReduction reference(const std::string& exercise) {
-  return {kernelNamed(exercise), WB_REFERENCE_MODULES};
-}
-
-class PerfShuffle : public GpuTest {
- protected:
-  void SetUp() override {
-    GpuTest::SetUp();
-    seed_ = testSeed();
-  }
-
-  /// Median times in ms of kernels @p first and @p second, timed against
-  /// each other (reduction::testing::interleavedMedianMs).
-  std::pair<double, double> medianMs(const TimedReduction& first,
-                                     const TimedReduction& second) const {
-    return rt::interleavedMedianMs(first, second, seed_);
-  }
-
-  std::uint64_t seed_ = 0;
-};
+class PerfShuffle : public reduction::testing::ReductionTimingTest<kernelNamed> {};
 
 // 5.6.3: the book finds the shuffle reduction faster than the shared-memory
 // one, since a warp's steps need neither shared-memory traffic nor
