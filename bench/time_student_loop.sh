@@ -1,25 +1,55 @@
 #!/usr/bin/env bash
-# Times the student's loop on a fresh clone (not a CTest test: it builds from
-# scratch, minutes):
-#   bench/time_student_loop.sh [REPO [CLONE_DIR]]
-# 1. `./workbook` on a fresh clone (configure, build wb_student, run the tests);
-# 2. `./workbook check reduceSmem` after touching starter/reduction/reduceSmem.cu,
-#    with the build steps it ran (from build/build.log: should be that module).
+# Times the student's loop and a graded submission on a fresh clone (not a
+# CTest test: it builds from scratch, minutes), each command with where its
+# test time went (bench/verdict_times.py):
+#   bench/time_student_loop.sh [--grade] [REPO [CLONE_DIR]]
+# 1. `./workbook` on a fresh clone (configure, build wb_student, run the
+#    tests; exercises still as shipped are not run);
+# 2. `./workbook check reduceSmem` after touching its file, with the build
+#    steps it ran (from build/build.log: should be that module);
+# 3. the same again, warm (nothing changed);
+# 4. `./workbook check reduceSmem --perf`, warm;
+# 5. `./workbook` once reduceSmem holds the reference answer;
+# 6. with --grade: `./workbook grade` of the reference solutions as one
+#    submission, alone, with --no-cache.
 set -u
+grade=0
+if [ "${1:-}" = "--grade" ]; then grade=1; shift; fi
 repo=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 clone=${2:-/tmp/wb-loop-timing}
 rm -rf "$clone"
 git clone -q "$repo" "$clone" || exit 1
 cd "$clone" || exit 1
-start=$(date +%s)
-./workbook > "$clone.first.log" 2>&1
-rc=$?
-echo "./workbook on a fresh clone: $(( $(date +%s) - start )) s (exit $rc; output: $clone.first.log)"
+echo "commit $(git rev-parse --short HEAD), $(date -u +%F), $(nvidia-smi --query-gpu=name \
+  --format=csv,noheader 2>/dev/null | head -1 || echo 'no GPU'), $(nproc) cores"
+
+timed() {  # label, log, junit, then the command
+  local label=$1 log=$2 junit=$3; shift 3
+  local start=$(date +%s)
+  "$@" > "$log" 2>&1
+  local rc=$?
+  echo "$label: $(( $(date +%s) - start )) s (exit $rc; output: $log)"
+  [ -f "$junit" ] && python3 bench/verdict_times.py build "$junit" | sed 's/^/  /'
+}
+
+timed "./workbook on a fresh clone" "$clone.first.log" build/progress.xml ./workbook
 echo "  build steps: $(grep -c '^\[[0-9]*/[0-9]*\]' build/build.log)"
 touch starter/reduction/reduceSmem.cu
-start=$(date +%s)
-./workbook check reduceSmem > "$clone.check.log" 2>&1
-rc=$?
-echo "./workbook check reduceSmem after a touch: $(( $(date +%s) - start )) s (exit $rc; output: $clone.check.log)"
+timed "./workbook check reduceSmem after a touch" "$clone.check.log" build/check.xml \
+  ./workbook check reduceSmem
 echo "  build steps run:"
 grep '^\[[0-9]*/[0-9]*\]' build/build.log | sed 's/^/    /'
+timed "./workbook check reduceSmem, warm" "$clone.check2.log" build/check.xml \
+  ./workbook check reduceSmem
+timed "./workbook check reduceSmem --perf, warm" "$clone.perf.log" build/check.xml \
+  ./workbook check reduceSmem --perf
+cp solutions/reduction/reduceSmem.cu starter/reduction/reduceSmem.cu
+timed "./workbook with reduceSmem solved" "$clone.solved.log" build/progress.xml ./workbook
+if [ "$grade" = 1 ]; then
+  submission=$clone.submission
+  rm -rf "$submission" "$clone.graded"
+  cp -r solutions "$submission"
+  timed "./workbook grade (the reference solutions, alone, --no-cache)" "$clone.grade.log" \
+    /nonexistent ./workbook grade "$submission" --out "$clone.graded" --no-cache
+  tail -3 "$clone.grade.log" | sed 's/^/  /'
+fi
