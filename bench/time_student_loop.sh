@@ -20,8 +20,8 @@ clone=${2:-/tmp/wb-loop-timing}
 rm -rf "$clone"
 git clone -q "$repo" "$clone" || exit 1
 cd "$clone" || exit 1
-echo "commit $(git rev-parse --short HEAD), $(date -u +%F), $(nvidia-smi --query-gpu=name \
-  --format=csv,noheader 2>/dev/null | head -1 || echo 'no GPU'), $(nproc) cores"
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+echo "commit $(git rev-parse --short HEAD), $(date -u +%F), ${gpu:-no GPU}, $(nproc) cores"
 
 timed() {  # label, log, junit, then the command
   local label=$1 log=$2 junit=$3; shift 3

@@ -511,10 +511,11 @@ def _rule_fns():
 
     @rule("profile.must_be_correct",
           r"^(?P<i>\s*)FAILED (?P<k>\S+): the kernel must be correct before its "
-          r"(?P<what>bank|constant-cache) behaviour is graded:$")
+          r"(?P<what>bank behaviour|constant-cache behaviour|technique) is graded:$")
     def _(m):
-        what = "存储体访问" if m["what"] == "bank" else "常量缓存访问"
-        return f"{m['i']}失败 {m['k']}: 核函数的结果必须先正确，才会评判它的{what}行为:"
+        what = {"bank behaviour": "存储体访问行为", "constant-cache behaviour": "常量缓存访问行为",
+                "technique": "写法（指令计数）"}[m["what"]]
+        return f"{m['i']}失败 {m['k']}: 核函数的结果必须先正确，才会评判它的{what}:"
 
     @rule("profile.wavefronts_bad",
           r"^(?P<i>\s*)FAILED (?P<k>\S+): shared (?P<side>load|store) wavefronts per request "

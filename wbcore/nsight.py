@@ -74,28 +74,24 @@ METHOD_METRICS = {
 def method_counters(values, min_active_threads=None, min_global_load_efficiency=None):
     """[(passed, line)] of the method counters of one launch (METHOD_METRICS'
     values) against the bounds given (None: not graded)."""
-    said = []
+    bounds = []   # (measured, least allowed, what was measured, unit, why it fails)
     if min_active_threads is not None:
         active = values["active_threads"]
-        line = f"active threads per warp instruction {active:.1f} of 32"
-        if active >= min_active_threads:
-            said.append((True, line + f", at least {min_active_threads:.0f}"))
-        else:
-            said.append((False, line + f", expected at least {min_active_threads:.0f}: most "
-                         "instructions run with few lanes, as when one thread adds the "
-                         "block's values one by one; a tree halves them each step with "
-                         "the whole warp"))
+        bounds.append((active, min_active_threads,
+                       f"active threads per warp instruction {active:.1f} of 32", "",
+                       "most instructions run with few lanes, as when one thread adds the "
+                       "block's values one by one; a tree halves them each step with the "
+                       "whole warp"))
     if min_global_load_efficiency is not None:
         efficiency = values["gld_efficiency"]
-        line = f"global-load efficiency {efficiency:.0f}% of the bytes fetched"
-        if efficiency >= min_global_load_efficiency:
-            said.append((True, line + f", at least {min_global_load_efficiency:.0f}%"))
-        else:
-            said.append((False, line + f", expected at least {min_global_load_efficiency:.0f}%: "
-                         "the loads are not coalesced (the lanes of a warp must read "
-                         "consecutive words; an unrolled thread's elements are a block "
-                         "apart)"))
-    return said
+        bounds.append((efficiency, min_global_load_efficiency,
+                       f"global-load efficiency {efficiency:.0f}% of the bytes fetched", "%",
+                       "the loads are not coalesced (the lanes of a warp must read "
+                       "consecutive words; an unrolled thread's elements are a block apart)"))
+    return [(measured >= least,
+             line + (f", at least {least:.0f}{unit}" if measured >= least
+                     else f", expected at least {least:.0f}{unit}: {why}"))
+            for measured, least, line, unit, why in bounds]
 
 
 class ToolUnavailable(RuntimeError):

@@ -312,7 +312,9 @@ SAMPLES = {
     "sanitize.more_places": ["  ... and 4 more place(s)"],
     "sanitize.printed_of": ["  (the tool printed 3 of 1024 findings)"],
     "profile.must_be_correct": ["FAILED layout/x: the kernel must be correct before its bank "
-                                "behaviour is graded:"],
+                                "behaviour is graded:",
+                                "FAILED reduction/reduceSmem: the kernel must be correct before "
+                                "its technique is graded:"],
     "profile.wavefronts_bad": ["FAILED layout/setRowReadColPad: shared load wavefronts per "
                                "request 32.00, expected 1.00 from the bank model: a bank "
                                "conflict the exercise must avoid"],

@@ -63,22 +63,12 @@ def main():
         return check_method(args)
     if args.constant_passes is not None:
         return check_constant(args)
-    try:
-        metrics = dict(nsight.SHARED_METRICS)
-        metrics.update(nsight.GLOBAL_METRICS)
-        run = nsight.profile_run(args.runner, args.kernel, args.name, metrics)
-    except nsight.ToolUnavailable as err:
-        print(f"skipped: {err}")
-        return nsight.SKIP
-    except RuntimeError as err:
-        print(f"FAILED {args.kernel}: {err}")
-        return 1
+    metrics = dict(nsight.SHARED_METRICS)
+    metrics.update(nsight.GLOBAL_METRICS)
+    run = measure(args, metrics, "bank behaviour")
+    if isinstance(run, int):
+        return run
     values = run.values
-    problem = nsight.runner_problem(run.runner_exit, run.app_output)
-    if problem:
-        print(f"FAILED {args.kernel}: the kernel must be correct before its bank behaviour "
-              f"is graded:\n{problem}")
-        return 1
     failed = False
     conflicts = False
     for side, expected in (("ld", args.load), ("st", args.store)):
@@ -134,21 +124,32 @@ def conflict_lines(args):
     return ["where: " + lines[0]] + ["       " + l for l in lines[1:]]
 
 
-def check_method(args):
-    """The technique's counters of one launch against the bounds given."""
+def measure(args, metrics, graded, skip_note="", **options):
+    """The kernel's launch under ncu (a Profile), or the exit status when
+    there is nothing to grade, having printed why: 77 ncu cannot run here,
+    1 ncu failed or the kernel is wrong (`graded` names what would have been
+    graded)."""
     try:
-        run = nsight.profile_run(args.runner, args.kernel, args.name, nsight.METHOD_METRICS)
+        run = nsight.profile_run(args.runner, args.kernel, args.name, metrics, **options)
     except nsight.ToolUnavailable as err:
-        print(f"skipped: {err}")
+        print(f"skipped: {err}{skip_note}")
         return nsight.SKIP
     except RuntimeError as err:
         print(f"FAILED {args.kernel}: {err}")
         return 1
     problem = nsight.runner_problem(run.runner_exit, run.app_output)
     if problem:
-        print(f"FAILED {args.kernel}: the kernel must be correct before its technique is "
-              f"measured:\n{problem}")
+        print(f"FAILED {args.kernel}: the kernel must be correct before its {graded} "
+              f"is graded:\n{problem}")
         return 1
+    return run
+
+
+def check_method(args):
+    """The technique's counters of one launch against the bounds given."""
+    run = measure(args, nsight.METHOD_METRICS, "technique")
+    if isinstance(run, int):
+        return run
     failed = False
     for passed, line in nsight.method_counters(run.values, args.min_active_threads,
                                                args.min_global_load_efficiency):
@@ -163,22 +164,13 @@ def check_constant(args):
     if not args.constant_requests:
         print(f"FAILED {args.kernel}: --constant-passes needs --constant-requests")
         return 1
-    try:
-        run = nsight.profile_run(args.runner, args.kernel, args.name,
-                                 nsight.CONSTANT_METRICS, unknown_metric_skips=True)
-    except nsight.ToolUnavailable as err:
-        print(f"skipped: {err} (the constant-cache check needs the metric "
-              f"{nsight.CONSTANT_METRICS['idc_requests']})")
-        return nsight.SKIP
-    except RuntimeError as err:
-        print(f"FAILED {args.kernel}: {err}")
-        return 1
+    run = measure(args, nsight.CONSTANT_METRICS, "constant-cache behaviour",
+                  skip_note=f" (the constant-cache check needs the metric "
+                            f"{nsight.CONSTANT_METRICS['idc_requests']})",
+                  unknown_metric_skips=True)
+    if isinstance(run, int):
+        return run
     values = run.values
-    problem = nsight.runner_problem(run.runner_exit, run.app_output)
-    if problem:
-        print(f"FAILED {args.kernel}: the kernel must be correct before its constant-cache "
-              f"behaviour is graded:\n{problem}")
-        return 1
     measured = values["idc_requests"] / args.constant_requests
     expected = args.constant_passes
     line = (f"{args.kernel}: constant-cache requests per warp-level load {measured:.2f} "
