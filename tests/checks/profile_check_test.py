@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""tests/checks/profile_check.py on a stand-in Nsight Compute, without a GPU:
+a script named `ncu` first on PATH writes the raw page of a report to the
+--log-file it is given, with the values this test chose, and prints a
+forged row of its own on stdout (which must not count), so every verdict of
+the check (the bank model, the method counters, the constant model, a wrong
+kernel) is decided from the report file alone. CTest:
+workbook.profile_check_reads_the_report (label host)."""
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CHECK = ROOT / "tests" / "checks" / "profile_check.py"
+
+# The stand-in: the report's header and units rows, then one launch of the
+# kernel with the values of FAKE_VALUES ("metric=value,..."); exits with
+# FAKE_EXIT, as ncu passes on the runner's status.
+FAKE_NCU = r'''#!/usr/bin/env python3
+import os, sys
+args = sys.argv[1:]
+log = args[args.index("--log-file") + 1]
+metrics = args[args.index("--metrics") + 1].split(",")
+values = dict(item.split("=") for item in os.environ["FAKE_VALUES"].split(",") if item)
+header = ["ID", "Kernel Name"] + metrics
+units = ["", ""] + ["" for _ in metrics]
+row = ["0", os.environ["FAKE_KERNEL"] + "(int *, int *, unsigned int)"] + [
+    values.get(m, "0") for m in metrics]
+with open(log, "w") as out:
+    out.write("==PROF== Connected to process\n")
+    for fields in (header, units, row):
+        out.write(",".join('"%s"' % f for f in fields) + "\n")
+print('"ID","Kernel Name","smsp__thread_inst_executed_per_inst_executed.ratio"')
+print('"0","reduceSmem","32"')
+print(os.environ.get("FAKE_SAYS", ""))
+sys.exit(int(os.environ.get("FAKE_EXIT", "0")))
+'''
+
+
+def run_check(folder, values, *options, exit_status=0, says=""):
+    env = dict(os.environ, PATH=f"{folder}:{os.environ.get('PATH', '')}",
+               FAKE_VALUES=",".join(f"{k}={v}" for k, v in values.items()),
+               FAKE_KERNEL="wb::reduction::reduceSmem", FAKE_EXIT=str(exit_status),
+               FAKE_SAYS=says)
+    proc = subprocess.run([sys.executable, str(CHECK), "--runner", "/bin/true", "--kernel",
+                           "reduction/reduceSmem", "--name", "wb::reduction::reduceSmem",
+                           *options], capture_output=True, text=True, env=env, timeout=60)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+ACTIVE = "smsp__thread_inst_executed_per_inst_executed.ratio"
+EFFICIENCY = "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"
+COUNTERS = ("--min-active-threads", "24", "--min-global-load-efficiency", "80")
+
+# (what, values, options, exit status of the runner, its output, expected
+# exit of the check, a phrase the check's output must hold)
+CASES = [
+    ("a tree, coalesced", {ACTIVE: "31.0", EFFICIENCY: "99.1"}, COUNTERS, 0, "", 0,
+     "active threads per warp instruction 31.0 of 32, at least 24"),
+    ("a serial sum", {ACTIVE: "14.4", EFFICIENCY: "99.1"}, COUNTERS, 0, "", 1,
+     "FAILED reduction/reduceSmem: active threads per warp instruction 14.4 of 32, "
+     "expected at least 24"),
+    ("uncoalesced loads", {ACTIVE: "31.3", EFFICIENCY: "25.0"}, COUNTERS, 0, "", 1,
+     "FAILED reduction/reduceSmem: global-load efficiency 25% of the bytes fetched"),
+    ("a wrong kernel", {ACTIVE: "31.0", EFFICIENCY: "99.1"}, COUNTERS, 1,
+     "WRONG reduction/reduceSmem: 3 of 4 partial sums differ", 1,
+     "the kernel must be correct before its technique is graded"),
+    ("no bank conflict", {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": "64",
+                          "smsp__inst_executed_op_shared_ld.sum": "64"},
+     ("--load", "1"), 0, "", 0, "shared load wavefronts per request 1.00 = expected 1.00"),
+    ("a 32-way conflict", {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": "2048",
+                           "smsp__inst_executed_op_shared_ld.sum": "64"},
+     ("--load", "1"), 0, "", 1, "shared load wavefronts per request 32.00, expected 1.00"),
+    ("a broadcast", {"idc__requests.sum": "128"},
+     ("--constant-passes", "1", "--constant-requests", "128"), 0, "", 0,
+     "constant-cache requests per warp-level load 1.00"),
+]
+
+
+def main():
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = pathlib.Path(tmp)
+        ncu = folder / "ncu"
+        ncu.write_text(FAKE_NCU)
+        ncu.chmod(0o755)
+        for what, values, options, runner_exit, says, expected, phrase in CASES:
+            rc, out = run_check(folder, values, *options, exit_status=runner_exit, says=says)
+            if rc != expected or phrase not in out:
+                problems.append(f"{what}: exit {rc} (expected {expected}), output without "
+                                f"'{phrase}':\n{out}")
+    for p in problems:
+        print("PROBLEM " + p)
+    if not problems:
+        print(f"{len(CASES)} verdicts of the profile check, each from the report file alone")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
