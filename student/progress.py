@@ -22,7 +22,8 @@ from student import i18n
 from student import zh as wbzh
 from student.i18n import t
 
-BUILD = wbex.ROOT / "build"
+# The default preset's build folder: CMakePresets.json alone names it.
+BUILD = wbbuild.preset_binary_dir("default")
 # The CMake target of what the student's loop needs (CMakeLists.txt):
 # ./workbook and ./workbook check build it alone; ./workbook test builds all.
 STUDENT_TARGET = "wb_student"
