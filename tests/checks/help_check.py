@@ -20,6 +20,10 @@ import re
 import subprocess
 import sys
 
+# The student loop in English, whatever language a run of ./workbook --lang
+# remembered in this checkout.
+os.environ["WB_LANG"] = "en"
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 MAX_OPENING_LINES = 10
 OPTION_LINE_RE = re.compile(

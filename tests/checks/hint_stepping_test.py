@@ -15,6 +15,10 @@ import sys
 import tempfile
 import unittest
 
+# The student loop in English, whatever language a run of ./workbook --lang
+# remembered in this checkout.
+os.environ["WB_LANG"] = "en"
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 from student import hints as wbhints  # noqa: E402

@@ -4,8 +4,13 @@ JUnit file as CTest writes it (tests/checks/data/ctest_junit_sample.xml):
 counts per exercise and kind, and the first lines of each failure; and a
 test that failed three times on one line is shown by its first mismatch,
 values included, once, with the count of the others."""
+import os
 import pathlib
 import sys
+
+# The student loop in English, whatever language a run of ./workbook --lang
+# remembered in this checkout.
+os.environ["WB_LANG"] = "en"
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))

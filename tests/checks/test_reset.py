@@ -15,6 +15,7 @@ Also: which exercises the progress run counts as not attempted (their file
 as shipped), and the CTest exclusion it starts the others with.
 CTest: workbook.reset_restores_pristine (label host).
 """
+import os
 import pathlib
 import shutil
 import subprocess
@@ -22,14 +23,18 @@ import sys
 import tempfile
 import unittest
 
+# The student loop in English, whatever language a run of ./workbook --lang
+# remembered in this checkout.
+os.environ["WB_LANG"] = "en"
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 from wbcore import course as wbex  # noqa: E402
 from student import pristine  # noqa: E402
 
 # What ./workbook reset reads: the front door, its Python, the list of
-# exercises and the starter.
-COPIED = ("workbook", "wbcore", "student", "workbook.toml", "starter")
+# exercises, the starter and the presets (which name the build folder).
+COPIED = ("workbook", "wbcore", "student", "workbook.toml", "starter", "CMakePresets.json")
 EXERCISE = "setRowReadCol"
 STUDENT_CODE = b"// the student's own setRowReadCol, committed and pushed\n"
 GIT_IDENTITY = ["-c", "user.name=Student", "-c", "user.email=student@example.com"]

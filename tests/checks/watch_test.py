@@ -17,6 +17,10 @@ import threading
 import time
 import unittest
 
+# The student loop in English, whatever language a run of ./workbook --lang
+# remembered in this checkout.
+os.environ["WB_LANG"] = "en"
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
