@@ -25,7 +25,7 @@ Or a class of N made-up students, for the class and similarity reports:
                      independent statements swapped: the one pair the
                      similarity report should name
 
-then: ./workbook grade --batch OUTDIR --out RESULTS
+then: ./workbook grade batch OUTDIR --out RESULTS
 """
 import argparse
 import pathlib

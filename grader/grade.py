@@ -34,17 +34,61 @@ from grader import submission as gsub  # noqa: E402
 DEFAULT_WORK = ROOT / "build-grade" / "work"
 DEFAULT_RESULTS = ROOT / "build-grade" / "results"
 
+# The subcommands, one job each: {name: (its arguments, what it does, the
+# flags it stands for given its positional argument, or None when it takes
+# none)}. The flags stay for the scripts written against them (the Slurm
+# jobs use them); the subcommands are the way in that docs/grading.md shows.
+SUBCOMMANDS = {
+    "one": ("SUBMISSION [--out DIR] [options]",
+            "grade one submission, a folder or an archive", lambda p: [p]),
+    "batch": ("FOLDER --out OUTDIR [--jobs N] [--regrade] [options]",
+              "grade every submission in FOLDER: gradebook.csv and the class reports",
+              lambda p: ["--batch", p]),
+    "slurm": ("FOLDER --out OUTDIR [--group N] [--dry-run] [options] [-- SBATCH OPTIONS]",
+              "grade a class as a Slurm job array, one GPU per task",
+              lambda p: ["--batch", p, "--slurm"]),
+    "status": ("OUTDIR", "how many submissions of a Slurm batch are done, running, pending "
+                         "and failed", lambda p: ["--slurm-status", p]),
+    "report": ("OUTDIR [--batch FOLDER] [--similarity-threshold T]",
+               "draw again the class and similarity reports of a class graded in OUTDIR",
+               lambda p: ["--report", p]),
+    "points": ("[--points FILE]", "validate the points file and print its checks", None),
+}
+
+
+def from_subcommand(argv):
+    """The flags that a subcommand's arguments stand for; argv as it is when
+    its first word names no subcommand. Exits after a subcommand's --help
+    (0) or without its positional argument (2)."""
+    if not argv or argv[0] not in SUBCOMMANDS:
+        return list(argv)
+    name, rest = argv[0], list(argv[1:])
+    arguments, what, flags = SUBCOMMANDS[name]
+    own = rest[:rest.index("--")] if "--" in rest else rest
+    if "-h" in own or "--help" in own:
+        print(f"usage: workbook grade {name} {arguments}\n\n{what[0].upper()}{what[1:]}. "
+              "The options are those of `workbook grade --help`; the manual is "
+              "docs/grading.md.")
+        sys.exit(0)
+    if flags is None:
+        return ["--check-points"] + rest
+    if not own or own[0].startswith("-"):
+        print(f"usage: workbook grade {name} {arguments}\n"
+              f"workbook grade {name}: the first argument is missing", file=sys.stderr)
+        sys.exit(2)
+    return flags(rest[0]) + rest[1:]
+
 
 def parse_args(argv):
     # The usage names the three ways to call it; the manual is docs/grading.md,
     # so --help opens with a few lines and then the options.
     ap = argparse.ArgumentParser(
         prog="workbook grade", description=__doc__.split("\n\n", 1)[1],
-        usage="%(prog)s SUBMISSION [--out DIR] [options]\n"
-              "       %(prog)s --batch FOLDER --out OUTDIR [--jobs N] [--regrade] [options]\n"
-              "       %(prog)s --batch FOLDER --out OUTDIR --slurm [--group N] [--dry-run] "
+        usage="%(prog)s one SUBMISSION [--out DIR] [options]\n"
+              "       %(prog)s batch FOLDER --out OUTDIR [--jobs N] [--regrade] [options]\n"
+              "       %(prog)s slurm FOLDER --out OUTDIR [--group N] [--dry-run] "
               "[-- SBATCH OPTIONS]\n"
-              "       %(prog)s --report OUTDIR | --check-points",
+              "       %(prog)s status OUTDIR | report OUTDIR | points   (SUBCOMMAND --help)",
         epilog="The student's code is compiled and run in a sandbox (bubblewrap); without one,\n"
                "only --unconfined grades, and then in a container or a VM you can throw away\n"
                "(docs/grading.md, \"What the sandbox confines\").",
@@ -284,7 +328,7 @@ def main(argv):
     # a buffer fills (a batch runs for hours).
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(line_buffering=True)
-    args = parse_args(argv)
+    args = parse_args(from_subcommand(argv))
     if args.slurm_status is not None:
         return 0 if gslurm.status(args.slurm_status) is not None else 2
     if args.slurm_merge is not None:

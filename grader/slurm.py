@@ -207,7 +207,7 @@ def submit(folder, out, grade_argv, sbatch_options, group=1, regrade=False, dry_
         running = active_jobs(record)
         if running:
             raise SlurmError(f"job(s) {', '.join(running)} of an earlier round are still queued "
-                             "or running; wait for them (--slurm-status OUT) or scancel them")
+                             "or running; wait for them (./workbook grade status OUT) or scancel them")
     round_no = len(record["rounds"]) + 1
     plan = {"folder": str(pathlib.Path(folder).resolve()), "out": str(out.resolve()),
             "grade_argv": list(grade_argv), "regrade": bool(regrade),
@@ -247,7 +247,7 @@ def submit(folder, out, grade_argv, sbatch_options, group=1, regrade=False, dry_
         record["rounds"].append(entry)
         gr.atomic_write(out / RECORD, json.dumps(record, indent=2) + "\n")
     log(f"submitted job array {array_id} ({len(plan['tasks'])} task(s)) and merge job {merge_id} "
-        f"(after the array); progress: ./workbook grade --slurm-status {out}")
+        f"(after the array); progress: ./workbook grade status {out}")
     return entry
 
 
