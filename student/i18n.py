@@ -651,25 +651,27 @@ def _rule_fns():
         return f"nvidia-smi 没有列出任何 GPU: {m['said']}"
 
     # tests/checks/profile_check.py: the technique's counters (method).
+    def counter_zh(m, measured, unit, why):
+        head = f"{m['i']}{'失败 ' if m['bad'] else ''}{m['k']}: {measured}"
+        if m["ok"]:
+            return f"{head}，不少于 {m['ok']}{unit}"
+        return f"{head}，应不少于 {m['e']}{unit}: {why}"
+
     @rule("counters.active_threads",
           r"^(?P<i>\s*)(?P<bad>FAILED )?(?P<k>\S+): active threads per warp instruction "
           r"(?P<a>[\d.]+) of 32, (?:at least (?P<ok>[\d.]+)|expected at least (?P<e>[\d.]+): .*)$")
     def _(m):
-        head = f"{m['i']}{'失败 ' if m['bad'] else ''}{m['k']}: 每条线程束指令平均活跃线程 {m['a']}（满 32）"
-        if m["ok"]:
-            return f"{head}，不少于 {m['ok']}"
-        return (f"{head}，应不少于 {m['e']}: 大多数指令只有少数通道在工作，就像由一个线程逐个累加"
-                "线程块的值；树形归约每一步用整个线程束把值减半")
+        return counter_zh(m, f"每条线程束指令平均活跃线程 {m['a']}（满 32）", "",
+                          "大多数指令只有少数通道在工作，就像由一个线程逐个累加线程块的值；"
+                          "树形归约每一步用整个线程束把值减半")
 
     @rule("counters.load_efficiency",
           r"^(?P<i>\s*)(?P<bad>FAILED )?(?P<k>\S+): global-load efficiency (?P<p>\d+)% of the "
           r"bytes fetched, (?:at least (?P<ok>\d+)%|expected at least (?P<e>\d+)%: .*)$")
     def _(m):
-        head = f"{m['i']}{'失败 ' if m['bad'] else ''}{m['k']}: 全局加载效率为取回字节的 {m['p']}%"
-        if m["ok"]:
-            return f"{head}，不少于 {m['ok']}%"
-        return (f"{head}，应不少于 {m['e']}%: 加载没有合并（一个线程束的各通道必须读连续的字；"
-                "展开后一个线程的各元素相隔一个线程块）")
+        return counter_zh(m, f"全局加载效率为取回字节的 {m['p']}%", "%",
+                          "加载没有合并（一个线程束的各通道必须读连续的字；展开后一个线程的各元素"
+                          "相隔一个线程块）")
 
     # The harness's checks of an output (tests/harness/include/wb/verify.h)
     # and of a timing (perf_ratio.h, the timing helpers): several sentences
