@@ -153,7 +153,8 @@ class ResetTest(unittest.TestCase):
         cmd = calls[0]
         self.assertEqual(cmd.count("-LE"), 1, cmd)
         self.assertEqual(cmd[cmd.index("-LE") + 1],
-                         "^(perf|exercise=reduceSmem|exercise=setRowReadCol)$")
+                         "^(perf|exercise=reduceSmem|compares=reduceSmem|"
+                         "exercise=setRowReadCol|compares=setRowReadCol)$")
 
     def test_a_damaged_record_is_refused(self):
         copy = self.copy_workbook("damaged")
