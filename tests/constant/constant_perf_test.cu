@@ -14,9 +14,11 @@
 // Every timed run of a stencil gets its own input: InputSchedule::kInputs
 // random inputs, a different one from run to run in an order drawn from the
 // seed, the same order for both kernels. The output is re-poisoned before
-// each run and compared afterwards, on the device, with the kernel's first
-// output on the same input, which was checked on the host against the
-// reference. The kernels are deterministic, so every later run must
+// each run and compared afterwards, by its fingerprint computed on the
+// device, with the kernel's first output on the same input, which was
+// checked on the host against the reference. Only fingerprints are kept:
+// no expected output sits in device memory, where a kernel could find it
+// and copy it (a copy is as fast as the stencil). The kernels are deterministic, so every later run must
 // reproduce it bit for bit; a kernel that skips its work now and then
 // leaves poison behind, and one that replays an output it kept from an
 // earlier launch leaves another input's output, and fails. The lookups read
@@ -100,9 +102,7 @@ class StencilUnderTest {
       if (!wrong.empty()) {
         throw std::runtime_error("cannot time " + label_ + " before it is correct: " + wrong);
       }
-      first_.push_back(std::make_unique<DeviceBuffer<float>>(n_));
-      WB_CUDA(cudaMemcpy(first_.back()->data(), out_.data(), out_.bytes(),
-                         cudaMemcpyDeviceToDevice));
+      first_.push_back(perf::fingerprintOnDevice(out_.data(), n_));
     }
   }
 
@@ -121,8 +121,15 @@ class StencilUnderTest {
       current_ = static_cast<std::size_t>(inputs_.schedule.inputOf(run));
     };
     t.options.afterEach = [this](int run) {
-      const std::string problem =
-          perf::compareOnDevice(out_, *first_[current_], label_, testing::outputIndex);
+      const std::string problem = perf::compareWithFingerprint(
+          out_, first_[current_], label_, testing::outputIndex,
+          [this](const std::vector<float>&) {
+            const std::string wrong =
+                testing::checkStencilResult(k_, inputs_.host[current_], *in_[current_], out_);
+            return wrong.empty() ? label_ + "'s output is not bit for bit its checked output "
+                                            "on the same input"
+                                 : wrong;
+          });
       if (!problem.empty()) {
         throw std::runtime_error(label_ + " was wrong in timed run " + std::to_string(run + 1) +
                                  " (input " + std::to_string(current_ + 1) + " of " +
@@ -154,7 +161,9 @@ class StencilUnderTest {
   DeviceBuffer<float> coef_;
   // Device buffers are not movable: one allocation each.
   std::vector<std::unique_ptr<DeviceBuffer<float>>> in_;
-  std::vector<std::unique_ptr<DeviceBuffer<float>>> first_;  // each input's checked output
+  // The fingerprint of each input's checked output: the output itself is not
+  // kept on the device, where a kernel could find it and copy it.
+  std::vector<std::uint64_t> first_;
   std::size_t current_ = 0;  // the input of the run under way
 };
 
@@ -164,16 +173,15 @@ class LookupUnderTest {
   LookupUnderTest(const std::string& exercise, const std::vector<int>& table,
                   unsigned int distinct, const char* referenceModules = nullptr)
       : k_(find(exercise)), modules_(referenceModules),
-        label_(labelOf(exercise, referenceModules)), distinct_(distinct), out_(kTimedLookups),
-        want_(kTimedLookups, 0) {
+        label_(labelOf(exercise, referenceModules)), table_(table), distinct_(distinct),
+        out_(kTimedLookups) {
     const ModuleFolderScope scope(modules_);
     const std::string wrong =
         testing::runAndCheckLookup(k_, table, kTimedLookups, kStart, distinct_);
     if (!wrong.empty()) {
       throw std::runtime_error("cannot time " + label_ + " before it is correct: " + wrong);
     }
-    want_.upload(testing::referenceLookups(table, kTimedLookups, kStart,
-                                           k_.scattered ? distinct_ : 0u));
+    want_ = perf::fingerprintOnHost(expected());
   }
 
   TimedKernel timed() {
@@ -188,8 +196,8 @@ class LookupUnderTest {
     t.options.flushL2 = false;
     t.options.beforeEach = [this] { out_.poison(); };
     t.options.afterEach = [this](int run) {
-      const std::string problem =
-          perf::compareOnDevice(out_, want_, label_, testing::outputIndex);
+      const std::string problem = perf::compareWithExpected(
+          out_, want_, label_, testing::outputIndex, [this] { return expected(); });
       if (!problem.empty()) {
         throw std::runtime_error(label_ + " was wrong in timed run " +
                                  std::to_string(run + 1) + ": " + problem);
@@ -208,6 +216,12 @@ class LookupUnderTest {
 
  private:
   static constexpr unsigned int kStart = 5;
+
+  /// The output every launch must write, computed on the host.
+  std::vector<int> expected() const {
+    return testing::referenceLookups(table_, kTimedLookups, kStart,
+                                     k_.scattered ? distinct_ : 0u);
+  }
   static const LookupKernel& find(const std::string& exercise) {
     const LookupKernel* k = findLookupKernel(exercise);
     if (k == nullptr) throw std::invalid_argument("no lookup kernel " + exercise);
@@ -217,9 +231,10 @@ class LookupUnderTest {
   const LookupKernel& k_;
   const char* modules_;
   std::string label_;
+  const std::vector<int>& table_;
   unsigned int distinct_;
   DeviceBuffer<int> out_;
-  DeviceBuffer<int> want_;
+  std::uint64_t want_ = 0;  // the expected output's fingerprint
 };
 
 class PerfConstant : public GpuTest {

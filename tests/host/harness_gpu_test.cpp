@@ -1,73 +1,116 @@
-// GPU tests of the harness: the on-device comparison every performance test
-// runs after each timed run (wb::perf::equalOnDevice, behind
-// compareOnDevice). If it said "equal" for a wrong output, a kernel that
-// skips its work once checked would pass every performance test; these
-// tests are what would notice. Skipped without a GPU.
+// GPU tests of the harness: the checks every performance test runs after
+// each timed run, an output's fingerprint computed on the device
+// (wb::perf::fingerprintOnDevice, behind compareWithFingerprint) and the
+// transpose check. If they said "right" for a wrong output, a kernel that
+// skips its work once checked would pass every performance test; these tests
+// are what would notice. Skipped without a GPU.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "wb/buffer.h"
+#include "wb/fingerprint.h"
 #include "wb/gtest_support.h"
 #include "wb/perf_ratio.h"
 
 namespace wb {
 namespace {
 
-class GpuEqualOnDevice : public GpuTest {
+class GpuFingerprint : public GpuTest {
  protected:
-  /// Whether equalOnDevice finds @p a and @p b equal, both uploaded.
+  /// The fingerprint of @p values, uploaded and computed on the device.
   template <class T>
-  static bool equal(const std::vector<T>& a, const std::vector<T>& b) {
-    DeviceBuffer<T> da(a.size());
-    DeviceBuffer<T> db(b.size());
-    da.upload(a);
-    db.upload(b);
-    return perf::equalOnDevice(da.data(), db.data(), a.size());
+  static std::uint64_t onDevice(const std::vector<T>& values) {
+    DeviceBuffer<T> d(values.size());
+    d.upload(values);
+    return perf::fingerprintOnDevice(d.data(), values.size());
   }
 };
 
-TEST_F(GpuEqualOnDevice, EqualArraysOfEverySizeAreEqual) {
+/// n distinct-looking ints.
+std::vector<int> pattern(std::size_t n) {
+  std::vector<int> a(n);
+  for (std::size_t i = 0; i < n; ++i) a[i] = static_cast<int>(i * 2654435761u);
+  return a;
+}
+
+// The device computes the host's fingerprint, for every size: an expected
+// output is fingerprinted on the host and compared with outputs
+// fingerprinted on the device.
+TEST_F(GpuFingerprint, DeviceAndHostAgreeForEverySize) {
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{255}, std::size_t{257},
                         std::size_t{3} * 4096 * 256 + 5}) {
-    std::vector<int> a(n);
-    for (std::size_t i = 0; i < n; ++i) a[i] = static_cast<int>(i * 2654435761u);
-    EXPECT_TRUE(equal(a, a)) << n << " elements";
+    const std::vector<int> a = pattern(n);
+    EXPECT_EQ(onDevice(a), perf::fingerprintOnHost(a)) << n << " elements";
+    std::vector<float> f(n);
+    for (std::size_t i = 0; i < n; ++i) f[i] = static_cast<float>(i % 977) * 0.25f - 3.0f;
+    EXPECT_EQ(onDevice(f), perf::fingerprintOnHost(f)) << n << " floats";
   }
 }
 
 // One wrong element anywhere, the last one of an input larger than the grid
-// (so only the grid-stride loop reaches it) included.
-TEST_F(GpuEqualOnDevice, OneDifferentElementAnywhereIsFound) {
+// (so only the grid-stride loop reaches it) included, and two elements
+// swapped, change the fingerprint.
+TEST_F(GpuFingerprint, OneDifferentElementAnywhereChangesIt) {
   const std::size_t n = std::size_t{3} * 4096 * 256 + 5;
-  const std::vector<int> want(n, 7);
+  const std::vector<int> want = pattern(n);
+  const std::uint64_t expected = perf::fingerprintOnHost(want);
   for (std::size_t at : {std::size_t{0}, std::size_t{255}, std::size_t{256}, n / 2, n - 1}) {
     std::vector<int> got = want;
-    got[at] = 8;
-    EXPECT_FALSE(equal(got, want)) << "element " << at << " of " << n;
+    got[at] += 1;
+    EXPECT_NE(onDevice(got), expected) << "element " << at << " of " << n;
   }
+  std::vector<int> swapped = want;
+  std::swap(swapped[3], swapped[n - 2]);
+  EXPECT_NE(onDevice(swapped), expected);
 }
 
-// Poison is a NaN as a float, and a NaN equals nothing, itself included: an
-// output left poisoned never passes, even against a poisoned expectation.
-TEST_F(GpuEqualOnDevice, NaNEqualsNothing) {
-  const std::vector<float> want = {1.0f, 2.0f, 3.0f};
+// Compared by bits: a poisoned (NaN) element never passes, and -0 is not 0.
+TEST_F(GpuFingerprint, FloatsAreComparedByTheirBits) {
+  const std::vector<float> want = {1.0f, 2.0f, 0.0f};
   std::vector<float> got = want;
-  EXPECT_TRUE(equal(got, want));
+  EXPECT_EQ(onDevice(got), perf::fingerprintOnHost(want));
   got[1] = std::numeric_limits<float>::quiet_NaN();
-  EXPECT_FALSE(equal(got, want));
-  EXPECT_FALSE(equal(got, got));
-  EXPECT_TRUE(equal(std::vector<float>{0.0f}, std::vector<float>{-0.0f}));
+  EXPECT_NE(onDevice(got), perf::fingerprintOnHost(want));
+  got = want;
+  got[2] = -0.0f;
+  EXPECT_NE(onDevice(got), perf::fingerprintOnHost(want));
+}
+
+// What a performance test says of a wrong timed run: unwritten elements
+// first, then the first mismatches against the expected output, computed on
+// the host only then.
+TEST_F(GpuFingerprint, AWrongOutputIsDescribed) {
+  const std::vector<int> want = pattern(1000);
+  const std::uint64_t expected = perf::fingerprintOnHost(want);
+  DeviceBuffer<int> out(want.size());
+  int asked = 0;
+  const auto expectedOutput = [&] {
+    ++asked;
+    return want;
+  };
+  out.upload(want);
+  EXPECT_EQ(perf::compareWithExpected(out, expected, "k", flatIndex, expectedOutput), "");
+  EXPECT_EQ(asked, 0) << "the expected output was computed for a right output";
+  std::vector<int> wrong = want;
+  wrong[517] = 5;
+  out.upload(wrong);
+  const std::string said = perf::compareWithExpected(out, expected, "k", flatIndex, expectedOutput);
+  EXPECT_NE(said.find("[517]"), std::string::npos) << said;
+  out.poison();
+  EXPECT_NE(perf::compareWithExpected(out, expected, "k", flatIndex, expectedOutput), "");
 }
 
 // The transpose check judges an output against the input itself: every
 // shape (one row, one column, rectangles past the grid), and one element
 // out of place anywhere, the corners included.
-TEST_F(GpuEqualOnDevice, TransposeIsJudgedAgainstTheInput) {
+TEST_F(GpuFingerprint, TransposeIsJudgedAgainstTheInput) {
   const std::pair<std::size_t, std::size_t> shapes[] = {{1, 1}, {1, 300}, {300, 1}, {17, 33},
                                                         {1200, 1100}};
   for (const auto& [rows, cols] : shapes) {

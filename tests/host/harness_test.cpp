@@ -8,9 +8,11 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "wb/device.h"
+#include "wb/fingerprint.h"
 #include "wb/stats.h"
 #include "wb/timing.h"
 #include "wb/shared_poison.h"
@@ -252,6 +254,28 @@ TEST(HostInputSchedule, TheSeedFixesTheOrderAndTheChangedElements) {
     differs = differs || a.inputOf(run) != c.inputOf(run);
   }
   EXPECT_TRUE(differs) << "seeds 7 and 8 gave the same order";
+}
+
+// The fingerprint a timed run's output is compared with: every element's
+// index and bits count, so a changed element, two swapped ones and a
+// float -0 for 0 all change it (the device computes the same sum: tested in
+// harness_gpu_test.cpp).
+TEST(HostFingerprint, EveryElementAndItsPlaceCount) {
+  std::vector<int> a(1000);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<int>(i % 7);
+  const std::uint64_t base = perf::fingerprintOnHost(a);
+  for (std::size_t at : {std::size_t{0}, std::size_t{500}, std::size_t{999}}) {
+    std::vector<int> b = a;
+    b[at] ^= 1;
+    EXPECT_NE(perf::fingerprintOnHost(b), base) << "element " << at;
+  }
+  std::vector<int> swapped = a;
+  std::swap(swapped[1], swapped[2]);
+  EXPECT_NE(perf::fingerprintOnHost(swapped), base);
+  EXPECT_NE(perf::fingerprintOnHost(std::vector<int>{0}),
+            perf::fingerprintOnHost(std::vector<int>{}));
+  EXPECT_NE(perf::fingerprintOnHost(std::vector<float>{0.0f}),
+            perf::fingerprintOnHost(std::vector<float>{-0.0f}));
 }
 
 }  // namespace

@@ -19,15 +19,17 @@
 // setRowReadRow, the worked example.
 //
 // Every run's output is re-poisoned before it, and every timed run's output
-// is compared with the exact expected output: a kernel that is correct when
-// checked and then skips its work (device code can count its launches)
-// leaves poison behind and fails. These kernels read no input (each writes
+// is compared with the exact expected output, by its fingerprint (the
+// expected output is never in device memory, where a kernel could find it
+// and copy it): a kernel that is correct when checked and then skips its
+// work (device code can count its launches) leaves poison behind and fails. These kernels read no input (each writes
 // a pattern of its indices through the tile), so there is no input to vary
 // from run to run, and nothing a kernel could keep from an earlier launch
 // spares it the writes that are checked.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -90,9 +92,7 @@ class LayoutUnderTest {
         label_(which.label()),
         blocks_(blocksFor(k_.shape)),
         out_(static_cast<std::size_t>(k_.shape.elements()) * blocks_),
-        want_(out_.size(), 0) {
-    want_.upload(k_.expected(blocks_));
-  }
+        want_(perf::fingerprintOnHost(k_.expected(blocks_))) {}
 
   TimedKernel timed() {
     TimedKernel t;
@@ -112,10 +112,11 @@ class LayoutUnderTest {
   }
 
  private:
-  /// Compares timed run @p run's output with the expected one, on the
-  /// device (see compareOnDevice for why).
+  /// Compares timed run @p run's output with the expected one by its
+  /// fingerprint, on the device (see compareWithFingerprint for why).
   void checkRun(int run) const {
-    const std::string problem = perf::compareOnDevice(out_, want_, label_);
+    const std::string problem = perf::compareWithExpected(
+        out_, want_, label_, flatIndex, [this] { return k_.expected(blocks_); });
     if (!problem.empty()) {
       throw std::runtime_error(label_ + " was wrong in timed run " + std::to_string(run + 1) +
                                " (" + std::to_string(blocks_) + " blocks): " + problem);
@@ -127,7 +128,7 @@ class LayoutUnderTest {
   std::string label_;
   int blocks_;
   DeviceBuffer<int> out_;
-  DeviceBuffer<int> want_;
+  std::uint64_t want_;  // the expected output's fingerprint: the output itself is not on the device
 };
 
 class PerfLayout : public GpuTest {

@@ -180,14 +180,16 @@ class TransposeUnderTest {
 
  private:
   /// Compares timed run @p run's output with the input it was given (the
-  /// copy) or its transpose, on the device (see compareOnDevice for why).
+  /// copy) or its transpose, on the device (see compareWithFingerprint and
+  /// compareTransposeOnDevice for why).
   void checkRun(int run) const {
     const DeviceBuffer<float>& input = *matrices_.in[current_];
     const std::string what = testing::describeRun(k_, kRows, kCols, defaultBlock());
     const IndexFormatter where = rowColIndex(outputCols(k_.reference, kRows, kCols));
     const std::string problem =
         k_.reference == Reference::Copy
-            ? perf::compareOnDevice(out_, input, what, where)
+            ? perf::compareWithExpected(out_, perf::fingerprintOnDevice(input.data(), input.size()),
+                                        what, where, [&input] { return input.download(); })
             : perf::compareTransposeOnDevice(out_, input, kRows, kCols, what, where);
     if (!problem.empty()) {
       throw std::runtime_error(label_ + " was wrong in timed run " + std::to_string(run + 1) +

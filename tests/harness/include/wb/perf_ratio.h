@@ -2,27 +2,29 @@
 // claim as the ratio of two median times measured in the same process,
 // printed in the one format the GPU suite script collects ("slow 0.1230 ms /
 // fast 0.0870 ms = 1.41x (need >= 1.15x)"), and checking the output of every
-// timed run (compared on the device by the harness, src/compare_on_device.cu,
-// so this header needs no device compiler).
+// timed run (by its fingerprint, computed on the device by the harness,
+// src/compare_on_device.cu, so this header needs no device compiler).
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "wb/buffer.h"
+#include "wb/fingerprint.h"
 #include "wb/verify.h"
 
 namespace wb::perf {
 
-/// Whether the @p n elements at device pointers @p a and @p b are equal
-/// element by element with == (a NaN equals nothing), compared on the device.
-bool equalOnDevice(const int* a, const int* b, std::size_t n);
-bool equalOnDevice(const float* a, const float* b, std::size_t n);
+/// The fingerprint (wb/fingerprint.h) of the @p n elements at device
+/// pointer @p data, computed on the device.
+std::uint64_t fingerprintOnDevice(const int* data, std::size_t n);
+std::uint64_t fingerprintOnDevice(const float* data, std::size_t n);
 /// Whether @p out (cols x rows) is the transpose of the @p rows x @p cols
 /// matrix @p in, element by element with ==, compared on the device.
 bool transposeOnDevice(const float* out, const float* in, std::size_t rows, std::size_t cols);
@@ -52,34 +54,48 @@ inline void expectNoSlowerThan(const std::string& variant, double variantMs,
 }
 
 /**
- * @brief "" when @p got holds exactly @p want; otherwise what is wrong with
- *        it (unwritten elements, writes out of bounds, wrong values), naming
- *        @p kernel and the positions as @p where writes them.
+ * @brief "" when @p got's fingerprint (wb/fingerprint.h) is @p want;
+ *        otherwise what is wrong with it: unwritten elements or writes out
+ *        of bounds, named by @p kernel and the positions as @p where writes
+ *        them, or else what @p describe says, given the output downloaded.
  *
  * For checking every timed run of a kernel whose output is larger than L2:
- * compared on the device, a check costs about one more read of the output.
- * On the host every run would cost a download of it and a loop over it,
- * while the GPU idled (and could lower its clocks) between timed runs; and
- * checking only some runs would let a kernel that skips its work now and
- * then pass now and then. Only a wrong output is described, on the host.
+ * fingerprinted on the device, a check costs about one more read of the
+ * output. On the host every run would cost a download of it and a loop over
+ * it, while the GPU idled (and could lower its clocks) between timed runs;
+ * and checking only some runs would let a kernel that skips its work now and
+ * then pass now and then. The expected output is not on the device at all
+ * (see wb/fingerprint.h for why); only a wrong output is described, on the
+ * host, where @p describe may compute what was expected.
  */
-template <class T>
-std::string compareOnDevice(const DeviceBuffer<T>& got, const DeviceBuffer<T>& want,
-                            const std::string& kernel, const IndexFormatter& where = flatIndex) {
-  if (got.size() != want.size()) throw std::invalid_argument("compareOnDevice: size mismatch");
-  // Element by element with ==, as describeMismatches compares: both agree
-  // on which outputs are wrong (poison is a NaN as a float, unequal to all).
-  if (equalOnDevice(got.data(), want.data(), got.size())) return {};
+template <class T, class Describe>
+std::string compareWithFingerprint(const DeviceBuffer<T>& got, std::uint64_t want,
+                                   const std::string& kernel, const IndexFormatter& where,
+                                   Describe describe) {
+  if (fingerprintOnDevice(got.data(), got.size()) == want) return {};
   const std::string problem = got.checkWritten(kernel, where);
   if (!problem.empty()) return problem;
-  const std::vector<T> actual = got.download();
-  const std::vector<T> expected = want.download();
-  return describeMismatches(actual.data(), expected.data(), expected.size(), kernel, where);
+  const std::string wrong = describe(got.download());
+  if (!wrong.empty()) return wrong;
+  return kernel + "'s output is not bit for bit the one expected (a float that compares "
+                  "equal to the expected one, -0 for 0, is not the same output)";
+}
+
+/// compareWithFingerprint, describing a wrong output against @p expected(),
+/// the output expected, computed on the host only when needed.
+template <class T, class Expected>
+std::string compareWithExpected(const DeviceBuffer<T>& got, std::uint64_t want,
+                                const std::string& kernel, const IndexFormatter& where,
+                                Expected expected) {
+  return compareWithFingerprint(got, want, kernel, where, [&](const std::vector<T>& actual) {
+    const std::vector<T> wanted = expected();
+    return describeMismatches(actual.data(), wanted.data(), wanted.size(), kernel, where);
+  });
 }
 
 /**
  * @brief "" when @p got holds the transpose of the @p rows x @p cols matrix
- *        @p in; otherwise what is wrong with it, as compareOnDevice says it.
+ *        @p in; otherwise what is wrong with it, as compareWithExpected says it.
  *
  * Judged against the input itself, so no expected matrix sits in device
  * memory while kernels are timed: device code can read any buffer of its
