@@ -65,8 +65,8 @@ struct IsolatedResult {
 enum class ChildSetup {
   HostOnly,  ///< nothing: the function never calls CUDA, and may reach no file by its path
   Cuda,      ///< CUDA initialised first (cudaFree(0)) where it can be: the function calls
-             ///< the runtime; without a GPU it meets the runtime's own error. Files may be
-             ///< opened for reading (the runtime reads /proc, /sys and its own files)
+             ///< the runtime; without a GPU it meets the runtime's own error. No file can
+             ///< be reached by its path either, once CUDA is initialised
   Gpu,       ///< as Cuda, but Kind::Skipped (with the reason) without a usable GPU
 };
 
