@@ -90,6 +90,7 @@ TEST_F(GpuFingerprint, AWrongOutputIsDescribed) {
   const std::vector<int> want = pattern(1000);
   const std::uint64_t expected = perf::fingerprintOnHost(want);
   DeviceBuffer<int> out(want.size());
+  out.poison();  // the guard zones too, as a performance test's buffers are
   int asked = 0;
   const auto expectedOutput = [&] {
     ++asked;
