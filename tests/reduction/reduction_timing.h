@@ -115,13 +115,17 @@ class ReductionUnderTest {
     t.options.beforeRun = [this](int run) {
       current_ = static_cast<std::size_t>(inputs_.schedule.inputOf(run));
       if (run >= 0) changeOneElement(run);
-      if (k_.inPlace) {  // an in-place kernel overwrote this input last time
-        WB_CUDA(cudaMemcpyAsync(in_[current_]->data(), pristine_[current_]->data(),
-                                in_[current_]->bytes(), cudaMemcpyDeviceToDevice));
-      }
+      restoreInput();  // an in-place kernel overwrote this input last time
     };
     t.options.afterEach = [this](int run) { checkRun(run); };
-    t.options.afterCheck = [this] { out_.poison(); };
+    // Nothing of a checked run's answers stays on the device while the other
+    // kernel runs: its sums are wiped, and so is what an in-place kernel
+    // left in its input (block b's sum at element b * span), which a kernel
+    // timed beside it could otherwise find and copy.
+    t.options.afterCheck = [this] {
+      out_.poison();
+      restoreInput();
+    };
     return t;
   }
 
@@ -159,6 +163,14 @@ class ReductionUnderTest {
       WB_CUDA(cudaMemcpy(pristine_[current_]->data() + i, &value, sizeof value,
                          cudaMemcpyHostToDevice));
     }
+  }
+
+  /// Copies the current input back over an in-place kernel's, which holds
+  /// its block sums after a run.
+  void restoreInput() {
+    if (!k_.inPlace) return;
+    WB_CUDA(cudaMemcpyAsync(in_[current_]->data(), pristine_[current_]->data(),
+                            in_[current_]->bytes(), cudaMemcpyDeviceToDevice));
   }
 
   /// Checks the partial sums of timed run @p run on the host against those
