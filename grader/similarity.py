@@ -165,11 +165,14 @@ def similarity_data(files, skipped=(), threshold=DEFAULT_THRESHOLD):
         for mine in handed:
             # One flag per file: its closest match among the reference and
             # the worked examples (the reference first on a tie: it is
-            # often close to the worked example it starts from).
+            # often close to the worked example it starts from). Either
+            # file's share counts, as for pairs: the reference handed in
+            # with as much unused code added is half the file's code, but
+            # the whole of the reference's.
             alone = _without(mine, given)
             best = None
             for ref in references:
-                _, share, _, shared, _, _ = compare(alone, ref)
+                share, _, _, shared, _, _ = compare(alone, ref)
                 if share >= threshold and shared >= MIN_SHARED_CHARS and (
                         best is None or share > best["similarity"]):
                     best = {"exercise": ex.key, "submission": mine.name, "matches": ref.name,

@@ -73,6 +73,25 @@ class SimilarityTest(unittest.TestCase):
         self.assertEqual([(f["submission"], f["matches"]) for f in data["reference_matches"]],
                          [(f"s{i}", "the reference solution") for i in range(4)])
 
+    def test_reference_padded_with_unused_code_is_flagged(self):
+        # The reference handed in with as much code again that never runs
+        # (nvcc drops it): half the file is the reference, but the whole of
+        # the reference is in the file.
+        reference = exercise_of(REDUCE_SMEM).solution_file().read_text()
+        padding = "".join(
+            f"\n__device__ int unusedHelper{i}(int x, int y) {{\n"
+            f"  int acc{i} = x * {i + 3} + y;\n"
+            f"  for (int k = 0; k < {i + 2}; ++k) acc{i} ^= k << {i % 5};\n"
+            f"  return acc{i} - y / {i + 1};\n}}\n" for i in range(12))
+        data = self.report({"s": {REDUCE_SMEM: reference + padding}})
+        self.assertEqual([(f["submission"], f["matches"]) for f in data["reference_matches"]],
+                         [("s", "the reference solution")])
+
+    def test_own_kernels_are_not_flagged_as_the_reference(self):
+        files = {k["name"]: {REDUCE_SMEM: demo_class.own_kernel(k)}
+                 for k in demo_class.OWN_KERNELS}
+        self.assertEqual(self.report(files)["reference_matches"], [])
+
     def test_worked_example_copied_into_an_exercise_is_flagged(self):
         worked = exercise_of("reduction/reduceGmem").starter_file().read_text()
         copied = worked.replace("reduceGmem(", "reduceSmem(")
