@@ -36,14 +36,6 @@ namespace wb {
  */
 void detachFromTestProcess(int keepFd);
 
-/// What the confined process may still do with a file named by its path.
-enum class FileAccess {
-  None,      ///< nothing: open, openat, openat2, creat, the stat family by path, access,
-             ///< readlink and getcwd fail with EPERM
-  ReadOnly,  ///< open for reading, stat, access, readlink: the CUDA runtime reads /proc,
-             ///< /sys and its own files after it is initialised
-};
-
 /**
  * @brief Confines the calling process for the rest of its life.
  *
@@ -56,6 +48,6 @@ enum class FileAccess {
  * @return "" when the filter is in place, else why not (the caller must then
  *         not run the student's code).
  */
-std::string confineThisProcess(FileAccess files);
+std::string confineThisProcess();
 
 }  // namespace wb
