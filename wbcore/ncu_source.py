@@ -77,6 +77,59 @@ def source_command(ncu, runner, kernel, function_name, log_file=None):
     return cmd + [runner, kernel]
 
 
+def sass_command(ncu, runner, kernel, function_name, log_file=None):
+    """The ncu command line that prints the SASS view of the source page of
+    the launch of `function_name` by `runner kernel`: a row per machine
+    instruction, with the times a warp executed it ("Instructions
+    Executed"), into log_file when given."""
+    pattern = f"regex:(^|::){re.escape(function_name)}$"
+    cmd = [ncu, "--section", SECTION, "--page", "source", "--print-source", "sass", "--csv",
+           "-k", pattern, "-c", "1"]
+    if log_file:
+        cmd += ["--log-file", log_file]
+    return cmd + [runner, kernel]
+
+
+EXECUTED = "Instructions Executed"
+
+
+def executed_by_opcode(text):
+    """(warps, {opcode: warp-level executions}) of the SASS view of the
+    source page: the opcode without its modifiers or predicate ("SHFL" for
+    "@P0 SHFL.UP PT, R9, R2, R9, R0"), and the executions of the kernel's
+    first instruction, which every warp of the launch executes once (no
+    branch precedes it). Raises SourcePageError when the page holds no SASS
+    table with the executions column."""
+    rows = [l for l in text.splitlines() if l.startswith('"')]
+    header = None
+    warps = None
+    counts = {}
+    for row in csv.reader(io.StringIO("\n".join(rows))):
+        if not row:
+            continue
+        if _column(row, "Address") is not None and _column(row, EXECUTED) is not None:
+            if header is not None:
+                break        # a second function's table: the first is the kernel's
+            header = row
+            continue
+        if header is None:
+            continue
+        source = row[_column(header, "Source")] if len(row) > 1 else ""
+        words = source.split()
+        if words and words[0].startswith("@"):
+            words = words[1:]
+        if not words:
+            continue
+        executed = _number(row[_column(header, EXECUTED)]) if len(row) > 2 else 0.0
+        if warps is None:
+            warps = executed
+        opcode = words[0].split(".")[0]
+        counts[opcode] = counts.get(opcode, 0.0) + executed
+    if header is None:
+        raise SourcePageError(f"ncu printed no SASS table with the column '{EXECUTED}'")
+    return warps or 0.0, counts
+
+
 def _number(text):
     text = (text or "").replace(",", "").strip()
     if text in ("", "n/a", "-"):

@@ -94,6 +94,50 @@ def method_counters(values, min_active_threads=None, min_global_load_efficiency=
             for measured, least, line, unit, why in bounds]
 
 
+def shuffle_counter(warps, executed, min_per_warp):
+    """(passed, line) of the shuffles the launch executed per warp (from
+    ncu_source.executed_by_opcode) against the least allowed: a SHFL that
+    the code holds but never runs (behind a branch the contract never
+    takes) moves no value between lanes."""
+    shuffles = executed.get("SHFL", 0.0)
+    per_warp = shuffles / warps if warps else 0.0
+    line = (f"shuffles executed per warp {per_warp:.2f} ({shuffles:.0f} by {warps:.0f} "
+            f"warps)")
+    if per_warp >= min_per_warp:
+        return True, line + f", at least {min_per_warp:g}"
+    return False, (line + f", expected at least {min_per_warp:g}: no value moved between "
+                   "lanes on this launch (a shuffle the code holds but never runs does not "
+                   "count; the lanes must trade their values with __shfl*_sync)")
+
+
+def executed_shuffles(runner, kernel, qualified_name, min_per_warp, timeout=180):
+    """shuffle_counter's (passed, line) for the launch of qualified_name by
+    `runner kernel`, from the SASS view of ncu's source page, read from
+    ncu's report file alone. ToolUnavailable where ncu cannot profile."""
+    from wbcore import ncu_source
+    with private_folder("wb-ncu-sass-") as folder:
+        log = os.path.join(folder, "ncu-sass.log")
+        cmd = ncu_source.sass_command(find_tool("ncu"), runner, kernel,
+                                      qualified_name.split("::")[-1], log_file=log)
+        proc, report = _run_ncu(cmd, timeout, "ncu's SASS page", log)
+    said = _diagnostics(proc, report)
+    if "LibraryNotLoaded" in said or "Failed to initialize the profiler" in said:
+        raise ToolUnavailable("ncu could not initialise its profiler on this machine: "
+                              + _last_line(said, f"exit {proc.returncode}"))
+    if proc.returncode == SKIP or "skipped:" in proc.stdout and "==PROF==" not in report:
+        raise ToolUnavailable("the runner reports no usable GPU")
+    problem = runner_problem(proc.returncode, proc.stdout.strip())
+    if problem:
+        raise RuntimeError(f"the kernel must be correct before its shuffles are counted:\n"
+                           f"{problem}")
+    try:
+        warps, executed = ncu_source.executed_by_opcode(report)
+    except ncu_source.SourcePageError as err:
+        raise RuntimeError(f"{err} (exit {proc.returncode}): "
+                           f"{_last_line(said, '')}") from None
+    return shuffle_counter(warps, executed, min_per_warp)
+
+
 class ToolUnavailable(RuntimeError):
     pass
 

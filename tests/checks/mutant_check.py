@@ -156,6 +156,14 @@ def stage_profile(runner, kernels, checks=None):
             checks[f"method_counters:{k['id']}"] = bool(wrong)
             if wrong:
                 return f"profile: {k['id']} {wrong[0]}"
+        if k.get("minShufflesPerWarp") is not None:
+            passed, line = nsight.executed_shuffles(runner, f"{k['section']}/{k['id']}",
+                                                    k["name"], float(k["minShufflesPerWarp"]))
+            wrong = [] if passed else [line]
+            checks[f"method_counters:{k['id']}"] = (
+                checks.get(f"method_counters:{k['id']}", False) or bool(wrong))
+            if wrong:
+                return f"profile: {k['id']} {wrong[0]}"
         if all(expected is None for _, expected, _, _ in graded):
             continue
         values, _ = nsight.profile(runner, f"{k['section']}/{k['id']}", k["name"], metrics)

@@ -79,6 +79,44 @@ class SourcePage(unittest.TestCase):
                                     "layout/setRowReadCol"])
 
 
+class SassPage(unittest.TestCase):
+    """The SASS view of the source page, for the shuffles a launch executes
+    (the method counter of the shuffle section's kernels)."""
+
+    def test_h100_page(self):
+        # The reference shflUp on an H100 (8 warps, one SHFL.UP each).
+        warps, executed = ncu_source.executed_by_opcode(text("h100_shflUp_sass_view.txt"))
+        self.assertEqual(warps, 8)
+        self.assertEqual(executed["SHFL"], 8)
+        self.assertEqual(executed["LDG"], 8)
+        self.assertTrue(nsight.shuffle_counter(warps, executed, 1.0)[0])
+
+    def test_a_shuffle_that_never_runs_does_not_count(self):
+        # The same page with the SHFL row's executions at 0 and a predicate
+        # on it, as for a shuffle behind a branch no launch takes.
+        page = text("h100_shflUp_sass_view.txt").replace(
+            '"      SHFL.UP PT, R9, R2, R9, R0","0","0","8"',
+            '"      @P0 SHFL.UP PT, R9, R2, R9, R0","0","0","0"')
+        warps, executed = ncu_source.executed_by_opcode(page)
+        self.assertEqual((warps, executed["SHFL"]), (8, 0))
+        passed, line = nsight.shuffle_counter(warps, executed, 1.0)
+        self.assertFalse(passed)
+        self.assertIn("shuffles executed per warp 0.00", line)
+        self.assertIn("never runs", line)
+
+    def test_page_without_the_column(self):
+        with self.assertRaises(ncu_source.SourcePageError):
+            ncu_source.executed_by_opcode(text("h100_cuda_view.txt"))
+
+    def test_command(self):
+        cmd = ncu_source.sass_command("ncu", "wb_run", "shuffle/shflUp", "shflUp",
+                                      log_file="/tmp/x/page.log")
+        self.assertEqual(cmd[:7], ["ncu", "--section", "SourceCounters", "--page", "source",
+                                   "--print-source", "sass"])
+        self.assertEqual(cmd[-4:], ["--log-file", "/tmp/x/page.log", "wb_run",
+                                    "shuffle/shflUp"])
+
+
 METRIC_NAMES = ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
                 "smsp__inst_executed_op_shared_ld.sum",
                 "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",

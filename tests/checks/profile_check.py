@@ -7,11 +7,12 @@ prediction, and, where asked, the global-memory sectors per store request
 with the coalescing the exercise is about, or the constant-cache requests per
 indexed constant load with the constant model's distinct words per warp
 (book 5.5; the check skips where ncu does not know that metric). With
---min-active-threads or --min-global-load-efficiency it checks the
-technique's counters instead (the method test of a kernel): the active
-threads per warp instruction (a tree, not one thread's serial sum) and the
-share of the fetched global-load bytes the lanes use
-(coalesced loads). Exit: 0 as predicted, 1 not (or the kernel is wrong), 77
+--min-active-threads, --min-global-load-efficiency or
+--min-shuffles-per-warp it checks the technique's counters instead (the
+method test of a kernel): the active threads per warp instruction (a tree,
+not one thread's serial sum), the share of the fetched global-load bytes
+the lanes use (coalesced loads), and the shuffles each warp executed, from
+the SASS view of the source page (a shuffle that never runs moves nothing). Exit: 0 as predicted, 1 not (or the kernel is wrong), 77
 when ncu cannot run here (reported by CTest as skipped, with the reason).
 
 When the shared-memory wavefronts per request exceed the model's, the
@@ -54,12 +55,15 @@ def main():
                     help="method: the least active threads per warp instruction (of 32)")
     ap.add_argument("--min-global-load-efficiency", type=float, metavar="PCT",
                     help="method: the least share (%%) of fetched global-load bytes used")
+    ap.add_argument("--min-shuffles-per-warp", type=float, metavar="N",
+                    help="method: the least shuffles each warp executes (SASS page)")
     ap.add_argument("--tolerance", type=float, metavar="T", default=0.05)
     ap.add_argument("--source-dir", action="append", default=[], metavar="DIR=SHOWN",
                     help="the implementation's source folder as the build compiled it and the "
                          "name shown for it (SLOT/submission=starter); repeatable")
     args = ap.parse_args()
-    if args.min_active_threads is not None or args.min_global_load_efficiency is not None:
+    if (args.min_active_threads is not None or args.min_global_load_efficiency is not None
+            or args.min_shuffles_per_warp is not None):
         return check_method(args)
     if args.constant_passes is not None:
         return check_constant(args)
@@ -147,12 +151,25 @@ def measure(args, metrics, graded, skip_note="", **options):
 
 def check_method(args):
     """The technique's counters of one launch against the bounds given."""
-    run = measure(args, nsight.METHOD_METRICS, "technique")
-    if isinstance(run, int):
-        return run
+    said = []
+    if args.min_active_threads is not None or args.min_global_load_efficiency is not None:
+        run = measure(args, nsight.METHOD_METRICS, "technique")
+        if isinstance(run, int):
+            return run
+        said += nsight.method_counters(run.values, args.min_active_threads,
+                                       args.min_global_load_efficiency)
+    if args.min_shuffles_per_warp is not None:
+        try:
+            said.append(nsight.executed_shuffles(args.runner, args.kernel, args.name,
+                                                 args.min_shuffles_per_warp))
+        except nsight.ToolUnavailable as err:
+            print(f"skipped: {err}")
+            return nsight.SKIP
+        except RuntimeError as err:
+            print(f"FAILED {args.kernel}: {err}")
+            return 1
     failed = False
-    for passed, line in nsight.method_counters(run.values, args.min_active_threads,
-                                               args.min_global_load_efficiency):
+    for passed, line in said:
         print(("" if passed else "FAILED ") + f"{args.kernel}: {line}")
         failed = failed or not passed
     return 1 if failed else 0

@@ -53,6 +53,12 @@ struct RunnableKernel {
   /// about 100 when each warp load reads consecutive words, 25 when each
   /// lane reads its own run of 4 elements. Empty when not graded.
   std::optional<double> minGlobalLoadEfficiency;
+  /// The least shuffles (SHFL) each warp of the launch executes, counted by
+  /// Nsight Compute per machine instruction: a kernel that holds a shuffle
+  /// behind a branch its contract never takes, and moves its values through
+  /// memory instead, has the instruction but executes none. Empty when not
+  /// graded.
+  std::optional<double> minShufflesPerWarp;
   /// Launches the kernel once at a small size (a single block where the
   /// contract allows it, so the profile counters are exact) and checks the
   /// output; returns "" when correct, else what is wrong.
@@ -67,6 +73,11 @@ inline constexpr double kCoalescedLoadEfficiencyPercent = 80.0;
 /// works as a tree: three quarters of a warp (on an H100 the reference trees
 /// measure 31.0 to 31.4 and a serial sum by one thread 14.4).
 inline constexpr double kTreeActiveThreads = 24.0;
+/// The least shuffles per warp of a kernel of section 5.6: every exchange
+/// and every warp of a shuffle reduction trades values between lanes at
+/// least once (on an H100 the reference shflUp executes one per warp, the
+/// dead shuffle of a kernel that reads its partner from global memory none).
+inline constexpr double kShufflesPerWarp = 1.0;
 
 /// Every section's kernels, in workbook.toml's order of sections.
 std::vector<RunnableKernel> allKernels();

@@ -5,8 +5,9 @@
 //                        fields section, id, exercise, name (qualified),
 //                        sharedLoadWays, sharedStoreWays, globalStoreSectors,
 //                        constantPasses, constantRequests,
-//                        minActiveThreadsPerInstruction, minGlobalLoadEfficiency
-//                        (null where the kernel is not graded on it)
+//                        minActiveThreadsPerInstruction, minGlobalLoadEfficiency,
+//                        minShufflesPerWarp (null where the kernel is not
+//                        graded on it)
 //   wb_run --gpu-check   exit 0 when a usable GPU is present, 77 (and why) if not
 //   wb_run ID            run section/id (e.g. layout/square_setRowReadCol)
 //
@@ -50,8 +51,8 @@ int usage(const char* why) {
                "  --list       print every kernel as a JSON array of objects: section, id,\n"
                "               exercise, name, sharedLoadWays, sharedStoreWays,\n"
                "               globalStoreSectors, constantPasses, constantRequests,\n"
-               "               minActiveThreadsPerInstruction, minGlobalLoadEfficiency\n"
-               "               (null when not graded on it)\n"
+               "               minActiveThreadsPerInstruction, minGlobalLoadEfficiency,\n"
+               "               minShufflesPerWarp (null when not graded on it)\n"
                "  --gpu-check  exit 0 with a usable GPU, 77 (and the reason) without\n"
                "  SECTION/ID   launch that kernel once at a small size and check its output\n"
                "exit: 0 right, 1 wrong, 2 usage, 3 CUDA error, 124 timed out (WB_RUN_TIMEOUT,\n"
@@ -114,13 +115,15 @@ void printKernelList(const std::vector<wb::runner::RunnableKernel>& kernels) {
     std::printf("  {\"section\": %s, \"id\": %s, \"exercise\": %s, \"name\": %s, "
                 "\"sharedLoadWays\": %s, \"sharedStoreWays\": %s, \"globalStoreSectors\": %s, "
                 "\"constantPasses\": %s, \"constantRequests\": %s, "
-                "\"minActiveThreadsPerInstruction\": %s, \"minGlobalLoadEfficiency\": %s}%s\n",
+                "\"minActiveThreadsPerInstruction\": %s, \"minGlobalLoadEfficiency\": %s, "
+                "\"minShufflesPerWarp\": %s}%s\n",
                 jsonString(k.section).c_str(), jsonString(k.id).c_str(),
                 jsonString(k.exercise).c_str(), jsonString(k.qualifiedName).c_str(),
                 jsonNumber(k.sharedLoadWays).c_str(), jsonNumber(k.sharedStoreWays).c_str(),
                 jsonNumber(k.globalStoreSectors).c_str(), jsonNumber(k.constantPasses).c_str(),
                 jsonNumber(k.constantRequests).c_str(), jsonNumber(k.minActiveThreadsPerInstruction).c_str(),
-                jsonNumber(k.minGlobalLoadEfficiency).c_str(), i + 1 < kernels.size() ? "," : "");
+                jsonNumber(k.minGlobalLoadEfficiency).c_str(), jsonNumber(k.minShufflesPerWarp).c_str(),
+                i + 1 < kernels.size() ? "," : "");
   }
   std::printf("]\n");
 }

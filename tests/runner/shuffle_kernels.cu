@@ -24,6 +24,8 @@ std::vector<RunnableKernel> shuffleKernels() {
     r.id = k.exercise;
     r.exercise = k.exercise;
     r.qualifiedName = std::string("wb::shuffle::") + k.exercise;
+    // The exchange itself: each warp trades its values by shuffle.
+    r.minShufflesPerWarp = kShufflesPerWarp;
     r.runOnce = [&k] { return shuffle::testing::runAndCheckWidth(k, 16, 2, 20261123); };
     out.push_back(std::move(r));
   }
@@ -38,6 +40,8 @@ std::vector<RunnableKernel> shuffleKernels() {
     r.minGlobalLoadEfficiency = kCoalescedLoadEfficiencyPercent;
     // Shuffles keep every lane of a warp busy; a serial sum would not.
     r.minActiveThreadsPerInstruction = kTreeActiveThreads;
+    // Every warp adds its lanes' sums by shuffle.
+    r.minShufflesPerWarp = kShufflesPerWarp;
     r.runOnce = [&k] {
       // Three full blocks and a partial fourth, with a tail that is not a
       // multiple of a warp, the block or the unroll factor.
