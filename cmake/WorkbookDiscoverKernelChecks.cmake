@@ -8,6 +8,7 @@
 # the runner loads for the kernel: the runner says which, and the tools
 # select an exercise's tests by that label, never by the test's name.
 # Inputs: WB_RUNNER, WB_IMPL, WB_MODULES (the implementation's module folder),
+# WB_REFERENCE_MODULES (the reference build's, whose work the checks compare),
 # WB_SOURCES (the folder its sources were compiled from, shown as WB_IMPL/
 # in the checks' messages), WB_PYTHON, WB_CHECKS, WB_COURSE (workbook.toml
 # as CMake statements).
@@ -83,6 +84,7 @@ foreach(index RANGE ${last})
     set(test "${WB_IMPL}.${section}.profile.${id}")
     add_test("${test}" "${WB_PYTHON}" "${WB_CHECKS}/profile_check.py" --runner "${WB_RUNNER}"
              --kernel "${section}/${id}" --name "${name}" ${expect}
+             --reference-modules "${WB_REFERENCE_MODULES}"
              --source-dir "${WB_SOURCES}=${WB_IMPL}")
     set_tests_properties("${test}" PROPERTIES LABELS "${labels};profile"
                          SKIP_RETURN_CODE 77 RUN_SERIAL TRUE TIMEOUT 240
@@ -103,7 +105,8 @@ foreach(index RANGE ${last})
     endif()
     set(test "${WB_IMPL}.${section}.method_counters.${id}")
     add_test("${test}" "${WB_PYTHON}" "${WB_CHECKS}/profile_check.py" --runner "${WB_RUNNER}"
-             --kernel "${section}/${id}" --name "${name}" ${expect})
+             --kernel "${section}/${id}" --name "${name}" ${expect}
+             --reference-modules "${WB_REFERENCE_MODULES}")
     set_tests_properties("${test}" PROPERTIES LABELS "${labels};method;profile"
                          SKIP_RETURN_CODE 77 RUN_SERIAL TRUE TIMEOUT 240
                          ENVIRONMENT "WB_MODULES=${WB_MODULES}")

@@ -94,6 +94,46 @@ def method_counters(values, min_active_threads=None, min_global_load_efficiency=
             for measured, least, line, unit, why in bounds]
 
 
+# How much a kernel does on the launch its counters are read from, held to
+# the reference kernel's on the same launch: the bank, coalescing and method
+# counters are averages over the launch, and a kernel that adds enough work
+# of the right shape (conflict-free loads, full-warp instructions) moves an
+# average past its bound. Such padding multiplies the work: on an H100 a
+# serial sum padded to 31.9 active threads executed 237 times the warp
+# instructions of the reference reduceSmemDyn, an unpadded transpose tile
+# diluted to 1.015 wavefronts per request 85 times the reference's
+# (docs/results/method-counters-nvidia-h100.md).
+WORK_METRICS = {
+    "instructions": "smsp__inst_executed.sum",
+    "global_loads": "smsp__sass_inst_executed_op_global_ld.sum",
+    "shared_loads": "smsp__inst_executed_op_shared_ld.sum",
+}
+# (key, most times the reference's, what it counts). Global loads are held
+# closer: a few more coalesced loads lift a load efficiency without adding
+# much else. The slack of WORK_SLACK warp instructions keeps a count the
+# reference has none of (an exchange's shared loads) from failing on one.
+WORK_BOUNDS = (("instructions", 4.0, "warp instructions executed"),
+               ("global_loads", 2.0, "global load instructions executed"),
+               ("shared_loads", 4.0, "shared load instructions executed"))
+WORK_SLACK = 32
+
+
+def work_bounds(values, reference):
+    """[(passed, line)]: the kernel's work on the launch (WORK_METRICS'
+    values) against the reference kernel's on the same launch."""
+    said = []
+    for key, factor, what in WORK_BOUNDS:
+        got, ref = values[key], reference[key]
+        line = f"{what} {got:.0f}, the reference's {ref:.0f}"
+        if got <= factor * ref + WORK_SLACK:
+            said.append((True, line + f" (at most {factor:g} times)"))
+        else:
+            said.append((False, line + f": more than {factor:g} times the reference's work on "
+                         "the same launch. Work added to move the averages this check reads "
+                         "(conflict-free loads, full-warp instructions) does not count"))
+    return said
+
+
 def shuffle_counter(warps, executed, min_per_warp):
     """(passed, line) of the shuffles the launch executed per warp (from
     ncu_source.executed_by_opcode) against the least allowed: a SHFL that
@@ -190,14 +230,14 @@ def find_tool(name):
     return path
 
 
-def _run_ncu(cmd, timeout, what, log):
+def _run_ncu(cmd, timeout, what, log, env=None):
     """Runs an ncu command line that writes its report to `log`; returns (the
     process, the report's text). The diagnostics looked for are ncu's own
     lines, so they are read from the report, or from ncu's stderr when it
     stopped before opening the report. RuntimeError when it does not finish
     in time, ToolUnavailable when it may not read the GPU's counters."""
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         raise RuntimeError(f"{what} did not finish within {timeout} s")
     report = _read_report(log)
@@ -238,24 +278,33 @@ class Profile:
     runner_exit: int    # ncu's exit status: the runner's, which ncu passes on
 
 
-def profile(runner, kernel, qualified_name, metrics, timeout=120, unknown_metric_skips=False):
+def profile(runner, kernel, qualified_name, metrics, timeout=120, unknown_metric_skips=False,
+            modules=None):
     """Profile `runner kernel` under ncu; return ({key: value}, the runner's
     output) for the launch of the kernel named qualified_name. With
     unknown_metric_skips, a metric this ncu or GPU does not know raises
-    ToolUnavailable naming it (for metrics not yet verified on every GPU)."""
-    run = profile_run(runner, kernel, qualified_name, metrics, timeout, unknown_metric_skips)
+    ToolUnavailable naming it (for metrics not yet verified on every GPU);
+    with modules, the kernel comes from those module folders."""
+    run = profile_run(runner, kernel, qualified_name, metrics, timeout, unknown_metric_skips,
+                      modules)
     return run.values, run.app_output
 
 
 def profile_run(runner, kernel, qualified_name, metrics, timeout=120,
-                unknown_metric_skips=False):
-    """profile(), returning a Profile that also holds the runner's exit status."""
+                unknown_metric_skips=False, modules=None):
+    """profile(), returning a Profile that also holds the runner's exit
+    status; with `modules`, the runner loads the kernel from those module
+    folders (WB_MODULES) instead of the ones the environment names."""
     ncu = find_tool("ncu")
     with private_folder("wb-ncu-") as folder:
         log = os.path.join(folder, "ncu.log")
-        cmd = [ncu, "--csv", "--page", "raw", "--metrics", ",".join(metrics.values()),
+        # A metric asked for twice (a work metric that is also a bank
+        # metric) is asked for once.
+        asked = ",".join(dict.fromkeys(metrics.values()))
+        cmd = [ncu, "--csv", "--page", "raw", "--metrics", asked,
                "--log-file", log, runner, kernel]
-        proc, report = _run_ncu(cmd, timeout, "ncu", log)
+        env = dict(os.environ, WB_MODULES=modules) if modules else None
+        proc, report = _run_ncu(cmd, timeout, "ncu", log, env)
     said = _diagnostics(proc, report)
     if "LibraryNotLoaded" in said or "Failed to initialize the profiler" in said:
         raise ToolUnavailable("ncu could not initialise its profiler on this machine: "

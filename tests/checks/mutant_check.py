@@ -124,12 +124,26 @@ def stage_sanitize(runner, kernels, checks=None):
     return None
 
 
-def stage_profile(runner, kernels, checks=None):
-    """The first kernel whose measurements differ from the models'; each
-    kernel profiled is recorded in `checks` when given."""
+def too_much_work(runner, k, values, reference_modules):
+    """The first of work_bounds' failing lines for kernel k's launch (values
+    with WORK_METRICS') against the reference's, or None."""
+    if not reference_modules:
+        return None
+    reference, _ = nsight.profile(runner, f"{k['section']}/{k['id']}", k["name"],
+                                  nsight.WORK_METRICS, modules=reference_modules)
+    wrong = [line for passed, line in nsight.work_bounds(values, reference) if not passed]
+    return wrong[0] if wrong else None
+
+
+def stage_profile(runner, kernels, checks=None, reference_modules=None):
+    """The first kernel whose measurements differ from the models' (or
+    whose work exceeds the reference's on the launch, with
+    reference_modules); each kernel profiled is recorded in `checks` when
+    given."""
     checks = {} if checks is None else checks
     metrics = dict(nsight.SHARED_METRICS)
     metrics.update(nsight.GLOBAL_METRICS)
+    metrics.update(nsight.WORK_METRICS)
     for k in kernels:
         graded = (("shared load wavefronts", k["sharedLoadWays"], "ld_wavefronts", "ld_requests"),
                   ("shared store wavefronts", k["sharedStoreWays"], "st_wavefronts",
@@ -149,10 +163,13 @@ def stage_profile(runner, kernels, checks=None):
                         f"expected {float(constant):.2f}")
         if k.get("minActiveThreadsPerInstruction") is not None or k.get("minGlobalLoadEfficiency") is not None:
             values, _ = nsight.profile(runner, f"{k['section']}/{k['id']}", k["name"],
-                                       nsight.METHOD_METRICS)
+                                       dict(nsight.METHOD_METRICS, **nsight.WORK_METRICS))
             said = nsight.method_counters(values, k.get("minActiveThreadsPerInstruction"),
                                           k.get("minGlobalLoadEfficiency"))
             wrong = [line for passed, line in said if not passed]
+            excess = too_much_work(runner, k, values, reference_modules)
+            if excess:
+                wrong.append(excess)
             checks[f"method_counters:{k['id']}"] = bool(wrong)
             if wrong:
                 return f"profile: {k['id']} {wrong[0]}"
@@ -168,6 +185,10 @@ def stage_profile(runner, kernels, checks=None):
             continue
         values, _ = nsight.profile(runner, f"{k['section']}/{k['id']}", k["name"], metrics)
         checks.setdefault(f"profile:{k['id']}", False)
+        excess = too_much_work(runner, k, values, reference_modules)
+        if excess:
+            checks[f"profile:{k['id']}"] = True
+            return f"profile: {k['id']} {excess}"
         for what, expected, num, den in graded:
             if expected is None:
                 continue
@@ -299,7 +320,9 @@ def main():
         if killed_by is None:
             killed_by = stage_sanitize(args.runner, kernels, checks)
         if killed_by is None:
-            killed_by = stage_profile(args.runner, kernels, checks)
+            # The reference's modules follow the mutant's in --modules.
+            reference = args.modules.split(":", 1)[1] if ":" in (args.modules or "") else None
+            killed_by = stage_profile(args.runner, kernels, checks, reference)
     except nsight.ToolUnavailable as err:
         if killed_by is None and by_method is None:
             print(f"skipped: mutant {args.name} survived the tests and {err}")

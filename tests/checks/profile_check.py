@@ -57,6 +57,9 @@ def main():
                     help="method: the least share (%%) of fetched global-load bytes used")
     ap.add_argument("--min-shuffles-per-warp", type=float, metavar="N",
                     help="method: the least shuffles each warp executes (SASS page)")
+    ap.add_argument("--reference-modules", metavar="DIR",
+                    help="the reference kernels' module folder: the kernel's work on the "
+                         "launch is held to the reference's (wbcore/nsight.py WORK_BOUNDS)")
     ap.add_argument("--tolerance", type=float, metavar="T", default=0.05)
     ap.add_argument("--source-dir", action="append", default=[], metavar="DIR=SHOWN",
                     help="the implementation's source folder as the build compiled it and the "
@@ -97,6 +100,9 @@ def main():
     if conflicts:
         for text in conflict_lines(args):
             print(f"  {text}")
+    for passed, line in work_lines(args, run):
+        print(("" if passed else "FAILED ") + f"{args.kernel}: {line}")
+        failed = failed or not passed
     if args.store_sectors is not None:
         requests = values["gst_requests"]
         measured = values["gst_sectors"] / requests if requests else 0.0
@@ -129,10 +135,13 @@ def conflict_lines(args):
 
 
 def measure(args, metrics, graded, skip_note="", **options):
-    """The kernel's launch under ncu (a Profile), or the exit status when
-    there is nothing to grade, having printed why: 77 ncu cannot run here,
-    1 ncu failed or the kernel is wrong (`graded` names what would have been
-    graded)."""
+    """The kernel's launch under ncu (a Profile, with WORK_METRICS' values
+    too where the work is compared: --reference-modules), or the exit status
+    when there is nothing to grade, having printed why: 77 ncu cannot run
+    here, 1 ncu failed or the kernel is wrong (`graded` names what would
+    have been graded)."""
+    if args.reference_modules:
+        metrics = dict(metrics, **nsight.WORK_METRICS)
     try:
         run = nsight.profile_run(args.runner, args.kernel, args.name, metrics, **options)
     except nsight.ToolUnavailable as err:
@@ -149,6 +158,20 @@ def measure(args, metrics, graded, skip_note="", **options):
     return run
 
 
+def work_lines(args, run):
+    """work_bounds' lines for the kernel's run against the reference
+    kernel's on the same launch (one more ncu run), or none without
+    --reference-modules."""
+    if not args.reference_modules:
+        return []
+    try:
+        reference = nsight.profile_run(args.runner, args.kernel, args.name, nsight.WORK_METRICS,
+                                       modules=args.reference_modules)
+    except (nsight.ToolUnavailable, RuntimeError) as err:
+        return [(False, f"the reference kernel's work could not be measured: {err}")]
+    return nsight.work_bounds(run.values, reference.values)
+
+
 def check_method(args):
     """The technique's counters of one launch against the bounds given."""
     said = []
@@ -158,6 +181,7 @@ def check_method(args):
             return run
         said += nsight.method_counters(run.values, args.min_active_threads,
                                        args.min_global_load_efficiency)
+        said += work_lines(args, run)
     if args.min_shuffles_per_warp is not None:
         try:
             said.append(nsight.executed_shuffles(args.runner, args.kernel, args.name,
@@ -188,6 +212,11 @@ def check_constant(args):
     if isinstance(run, int):
         return run
     values = run.values
+    work = work_lines(args, run)
+    for passed, line in work:
+        print(("" if passed else "FAILED ") + f"{args.kernel}: {line}")
+    if not all(passed for passed, _ in work):
+        return 1
     measured = values["idc_requests"] / args.constant_requests
     expected = args.constant_passes
     line = (f"{args.kernel}: constant-cache requests per warp-level load {measured:.2f} "

@@ -23,7 +23,10 @@ import os, sys
 args = sys.argv[1:]
 log = args[args.index("--log-file") + 1]
 metrics = args[args.index("--metrics") + 1].split(",")
-values = dict(item.split("=") for item in os.environ["FAKE_VALUES"].split(",") if item)
+# The reference build's kernel (WB_MODULES=/reference) has values of its own.
+chosen = ("FAKE_REFERENCE_VALUES" if os.environ.get("WB_MODULES") == "/reference"
+          else "FAKE_VALUES")
+values = dict(item.split("=") for item in os.environ.get(chosen, "").split(",") if item)
 header = ["ID", "Kernel Name"] + metrics
 units = ["", ""] + ["" for _ in metrics]
 row = ["0", os.environ["FAKE_KERNEL"] + "(int *, int *, unsigned int)"] + [
@@ -43,7 +46,8 @@ def run_check(folder, values, *options, exit_status=0, says=""):
     env = dict(os.environ, PATH=f"{folder}:{os.environ.get('PATH', '')}",
                FAKE_VALUES=",".join(f"{k}={v}" for k, v in values.items()),
                FAKE_KERNEL="wb::reduction::reduceSmem", FAKE_EXIT=str(exit_status),
-               FAKE_SAYS=says)
+               FAKE_SAYS=says,
+               FAKE_REFERENCE_VALUES=",".join(f"{k}={v}" for k, v in REFERENCE.items()))
     proc = subprocess.run([sys.executable, str(CHECK), "--runner", "/bin/true", "--kernel",
                            "reduction/reduceSmem", "--name", "wb::reduction::reduceSmem",
                            *options], capture_output=True, text=True, env=env, timeout=60)
@@ -53,6 +57,11 @@ def run_check(folder, values, *options, exit_status=0, says=""):
 ACTIVE = "smsp__thread_inst_executed_per_inst_executed.ratio"
 EFFICIENCY = "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"
 COUNTERS = ("--min-active-threads", "24", "--min-global-load-efficiency", "80")
+INSTRUCTIONS = "smsp__inst_executed.sum"
+# The reference reduceSmemDyn's work on the runner's launch (an H100).
+REFERENCE = {INSTRUCTIONS: "624", "smsp__sass_inst_executed_op_global_ld.sum": "14",
+             "smsp__inst_executed_op_shared_ld.sum": "80"}
+AGAINST_THE_REFERENCE = COUNTERS + ("--reference-modules", "/reference")
 
 # (what, values, options, exit status of the runner, its output, expected
 # exit of the check, a phrase the check's output must hold)
@@ -67,6 +76,15 @@ CASES = [
     ("a wrong kernel", {ACTIVE: "31.0", EFFICIENCY: "99.1"}, COUNTERS, 1,
      "WRONG reduction/reduceSmem: 3 of 4 partial sums differ", 1,
      "the kernel must be correct before its technique is graded"),
+    ("a tree doing the reference's work", {ACTIVE: "31.0", EFFICIENCY: "99.1",
+                                            INSTRUCTIONS: "650"},
+     AGAINST_THE_REFERENCE, 0, "", 0,
+     "warp instructions executed 650, the reference's 624 (at most 4 times)"),
+    ("a serial sum padded with full-warp work", {ACTIVE: "31.9", EFFICIENCY: "99.1",
+                                                 INSTRUCTIONS: "148256"},
+     AGAINST_THE_REFERENCE, 0, "", 1,
+     "FAILED reduction/reduceSmem: warp instructions executed 148256, the reference's 624: "
+     "more than 4 times the reference's work"),
     ("no bank conflict", {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": "64",
                           "smsp__inst_executed_op_shared_ld.sum": "64"},
      ("--load", "1"), 0, "", 0, "shared load wavefronts per request 1.00 = expected 1.00"),
