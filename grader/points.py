@@ -25,7 +25,7 @@ VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 HIDDEN_VISIBILITY = "after_due_date"
 DEFAULTS_TABLE = "default"   # a section's points for each of its exercises
 SECTION_TABLE = "section"    # a section's points for tests that name no exercise
-KIND_KEYS = {"title", "label", "match", "requires", "hidden", "failure_note"}
+KIND_KEYS = {"title", "label", "match", "requires", "hidden", "failure_note", "split"}
 
 
 class PointsError(ValueError):
@@ -48,6 +48,7 @@ class Kind:
     requires: tuple
     hidden: bool
     failure_note: str
+    split: object = None  # "proportional" or "all_or_nothing"; None: [grading]'s
 
     def covers(self, labels, test_name):
         return self.label in labels and (self.match is None or bool(self.match.search(test_name)))
@@ -178,10 +179,13 @@ def _read_kinds(reader, data):
         hidden = spec.get("hidden", False)
         if not isinstance(hidden, bool):
             reader.fail(table, "hidden", "must be true or false")
+        split = (reader.string(table, spec, "split", choices=SPLITS) if "split" in spec
+                 else None)
         kinds[name] = Kind(name=name, title=reader.string(table, spec, "title", default=name),
                            label=reader.string(table, spec, "label"), match=match,
                            requires=tuple(requires), hidden=hidden,
-                           failure_note=reader.string(table, spec, "failure_note", default=""))
+                           failure_note=reader.string(table, spec, "failure_note", default=""),
+                           split=split)
     for kind in kinds.values():
         for needed in kind.requires:
             if needed not in kinds or needed == kind.name:

@@ -149,7 +149,8 @@ def score(points, outcomes, problems=None, unavailable=None, all_exercises=None)
                             "points but the suite has no such test")
         else:
             result.state = _state(tests)
-            result.score = _raw_score(check.points, tests, points.split)
+            result.score = _raw_score(check.points, tests,
+                                      points.kinds[check.kind].split or points.split)
             if result.state == STATE_NOT_RUN:
                 result.message = _not_run_message(tests)
         results.append(result)

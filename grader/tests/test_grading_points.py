@@ -92,6 +92,10 @@ class PointsErrorTest(unittest.TestCase):
                       self.error(POINTS_TEXT.replace('[kinds.correctness]\nlabel = "gpu"',
                                                      '[kinds.correctness]\ntitle = "x"')))
         self.assertIn("split", self.error(POINTS_TEXT.replace('"proportional"', '"half"')))
+        self.assertIn("kinds.correctness.split",
+                      self.error(POINTS_TEXT.replace('[kinds.correctness]\nlabel = "gpu"',
+                                                     '[kinds.correctness]\nlabel = "gpu"\n'
+                                                     'split = "half"')))
         self.assertIn("hidden", self.error(POINTS_TEXT.replace('hidden = ["shared_memory"]',
                                                                'hidden = ["speed"]')))
 

@@ -2,7 +2,8 @@
 requirements, exercises that did not compile, tests that did not run."""
 import unittest
 
-from gradingtest import EXERCISES, ctest_labels, outcome, points
+from gradingtest import EXERCISES, POINTS_TEXT, ctest_labels, outcome, points
+from grader import points as gp
 from grader import score as gs
 
 GPU = ctest_labels("layout", "gpu", "setRowReadCol")
@@ -63,6 +64,23 @@ class AllocationTest(unittest.TestCase):
         result = by_check(self.score(outcomes, "all_or_nothing")[0])[
             ("layout/setRowReadCol", "correctness")]
         self.assertEqual(result.score, 4)
+
+    def test_a_kind_with_its_own_split(self):
+        # [kinds.correctness] split = "all_or_nothing" under a proportional
+        # [grading]: the kind's own split decides, as for kinds.method.
+        text = POINTS_TEXT.replace('[kinds.correctness]\nlabel = "gpu"',
+                                   '[kinds.correctness]\nlabel = "gpu"\nsplit = "all_or_nothing"')
+        self.assertNotEqual(text, POINTS_TEXT)
+        outcomes = [outcome(CORRECT.format("square"), GPU, gs.PASSED),
+                    outcome(CORRECT.format("rect"), GPU, gs.FAILED)]
+        results = by_check(gs.score(gp.parse(text, "points.toml", EXERCISES), outcomes,
+                                    all_exercises=EXERCISES)[0])
+        self.assertEqual(results[("layout/setRowReadCol", "correctness")].score, 0)
+        self.assertAlmostEqual(by_check(self.score(outcomes)[0])[
+            ("layout/setRowReadCol", "correctness")].score, 2)
+
+    def test_the_method_points_are_all_or_nothing(self):
+        self.assertEqual(gp.load().kinds["method"].split, "all_or_nothing")
 
     def test_requirement_withholds_points_until_correct(self):
         outcomes = [outcome(CORRECT.format("square"), GPU, gs.FAILED),
