@@ -91,19 +91,29 @@ def sass_command(ncu, runner, kernel, function_name, log_file=None):
 
 
 EXECUTED = "Instructions Executed"
+THREADS_EXECUTED = "Thread Instructions Executed"
+
+
+@dataclasses.dataclass
+class Executions:
+    """What a launch executed, per opcode, from the SASS view of the page."""
+    warps: float    # the executions of the kernel's first instruction: one per warp
+    by_warp: dict   # opcode -> warp-level executions
+    by_lane: dict   # opcode -> thread-level executions (the lanes active each time)
 
 
 def executed_by_opcode(text):
-    """(warps, {opcode: warp-level executions}) of the SASS view of the
-    source page: the opcode without its modifiers or predicate ("SHFL" for
-    "@P0 SHFL.UP PT, R9, R2, R9, R0"), and the executions of the kernel's
-    first instruction, which every warp of the launch executes once (no
-    branch precedes it). Raises SourcePageError when the page holds no SASS
-    table with the executions column."""
+    """Executions of the SASS view of the source page: per opcode without
+    its modifiers or predicate ("SHFL" for "@P0 SHFL.UP PT, R9, R2, R9,
+    R0"), with the executions of the kernel's first instruction, which every
+    warp of the launch executes once (no branch precedes it). Raises
+    SourcePageError when the page holds no SASS table with the executions
+    column."""
     rows = [l for l in text.splitlines() if l.startswith('"')]
     header = None
     warps = None
     counts = {}
+    lanes = {}
     for row in csv.reader(io.StringIO("\n".join(rows))):
         if not row:
             continue
@@ -121,13 +131,17 @@ def executed_by_opcode(text):
         if not words:
             continue
         executed = _number(row[_column(header, EXECUTED)]) if len(row) > 2 else 0.0
+        threads_col = _column(header, THREADS_EXECUTED)
+        threads = _number(row[threads_col]) if threads_col is not None and threads_col < len(row) \
+            else 0.0
         if warps is None:
             warps = executed
         opcode = words[0].split(".")[0]
         counts[opcode] = counts.get(opcode, 0.0) + executed
+        lanes[opcode] = lanes.get(opcode, 0.0) + threads
     if header is None:
         raise SourcePageError(f"ncu printed no SASS table with the column '{EXECUTED}'")
-    return warps or 0.0, counts
+    return Executions(warps or 0.0, counts, lanes)
 
 
 def _number(text):

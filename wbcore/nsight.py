@@ -134,24 +134,44 @@ def work_bounds(values, reference):
     return said
 
 
-def shuffle_counter(warps, executed, min_per_warp):
-    """(passed, line) of the shuffles the launch executed per warp (from
-    ncu_source.executed_by_opcode) against the least allowed: a SHFL that
-    the code holds but never runs (behind a branch the contract never
-    takes) moves no value between lanes."""
-    shuffles = executed.get("SHFL", 0.0)
+# The lanes of a warp, all of which a full-mask shuffle names.
+FULL_WARP = 32.0
+
+
+def shuffle_counter(executions, min_per_warp):
+    """[(passed, line)] of the shuffles the launch executed (an
+    ncu_source.Executions): at least min_per_warp per warp, since a SHFL
+    that the code holds but never runs (behind a branch the contract never
+    takes) moves no value between lanes; and each with the whole warp, since
+    every shuffle of the workbook names all 32 lanes in its mask, and one
+    that runs while some of them have left or branched away (a bounds test
+    around the warp's shuffles) is undefined."""
+    warps = executions.warps
+    shuffles = executions.by_warp.get("SHFL", 0.0)
     per_warp = shuffles / warps if warps else 0.0
     line = (f"shuffles executed per warp {per_warp:.2f} ({shuffles:.0f} by {warps:.0f} "
             f"warps)")
     if per_warp >= min_per_warp:
-        return True, line + f", at least {min_per_warp:g}"
-    return False, (line + f", expected at least {min_per_warp:g}: no value moved between "
-                   "lanes on this launch (a shuffle the code holds but never runs does not "
-                   "count; the lanes must trade their values with __shfl*_sync)")
+        said = [(True, line + f", at least {min_per_warp:g}")]
+    else:
+        said = [(False, line + f", expected at least {min_per_warp:g}: no value moved between "
+                 "lanes on this launch (a shuffle the code holds but never runs does not "
+                 "count; the lanes must trade their values with __shfl*_sync)")]
+    if shuffles:
+        lanes = executions.by_lane.get("SHFL", 0.0) / shuffles
+        line = f"lanes taking part in each shuffle {lanes:.2f} of 32 on average"
+        if lanes >= FULL_WARP - 1e-6:
+            said.append((True, line + ", the whole warp as the full mask says"))
+        else:
+            said.append((False, line + ": a shuffle whose mask names all 32 lanes ran while "
+                         "some of them had left or branched away (a bounds test around the "
+                         "warp's shuffles, an early return); every lane must reach it, with "
+                         "a neutral value where it has no element"))
+    return said
 
 
 def executed_shuffles(runner, kernel, qualified_name, min_per_warp, timeout=180):
-    """shuffle_counter's (passed, line) for the launch of qualified_name by
+    """shuffle_counter's [(passed, line)] for the launch of qualified_name by
     `runner kernel`, from the SASS view of ncu's source page, read from
     ncu's report file alone. ToolUnavailable where ncu cannot profile."""
     from wbcore import ncu_source
@@ -171,11 +191,11 @@ def executed_shuffles(runner, kernel, qualified_name, min_per_warp, timeout=180)
         raise RuntimeError(f"the kernel must be correct before its shuffles are counted:\n"
                            f"{problem}")
     try:
-        warps, executed = ncu_source.executed_by_opcode(report)
+        executions = ncu_source.executed_by_opcode(report)
     except ncu_source.SourcePageError as err:
         raise RuntimeError(f"{err} (exit {proc.returncode}): "
                            f"{_last_line(said, '')}") from None
-    return shuffle_counter(warps, executed, min_per_warp)
+    return shuffle_counter(executions, min_per_warp)
 
 
 class ToolUnavailable(RuntimeError):

@@ -174,9 +174,9 @@ def stage_profile(runner, kernels, checks=None, reference_modules=None):
             if wrong:
                 return f"profile: {k['id']} {wrong[0]}"
         if k.get("minShufflesPerWarp") is not None:
-            passed, line = nsight.executed_shuffles(runner, f"{k['section']}/{k['id']}",
-                                                    k["name"], float(k["minShufflesPerWarp"]))
-            wrong = [] if passed else [line]
+            said = nsight.executed_shuffles(runner, f"{k['section']}/{k['id']}", k["name"],
+                                            float(k["minShufflesPerWarp"]))
+            wrong = [line for passed, line in said if not passed]
             checks[f"method_counters:{k['id']}"] = (
                 checks.get(f"method_counters:{k['id']}", False) or bool(wrong))
             if wrong:

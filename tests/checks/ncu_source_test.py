@@ -85,11 +85,14 @@ class SassPage(unittest.TestCase):
 
     def test_h100_page(self):
         # The reference shflUp on an H100 (8 warps, one SHFL.UP each).
-        warps, executed = ncu_source.executed_by_opcode(text("h100_shflUp_sass_view.txt"))
-        self.assertEqual(warps, 8)
-        self.assertEqual(executed["SHFL"], 8)
-        self.assertEqual(executed["LDG"], 8)
-        self.assertTrue(nsight.shuffle_counter(warps, executed, 1.0)[0])
+        found = ncu_source.executed_by_opcode(text("h100_shflUp_sass_view.txt"))
+        self.assertEqual(found.warps, 8)
+        self.assertEqual(found.by_warp["SHFL"], 8)
+        self.assertEqual(found.by_lane["SHFL"], 256)
+        self.assertEqual(found.by_warp["LDG"], 8)
+        said = nsight.shuffle_counter(found, 1.0)
+        self.assertEqual([passed for passed, _ in said], [True, True])
+        self.assertIn("lanes taking part in each shuffle 32.00 of 32", said[1][1])
 
     def test_a_shuffle_that_never_runs_does_not_count(self):
         # The same page with the SHFL row's executions at 0 and a predicate
@@ -97,12 +100,25 @@ class SassPage(unittest.TestCase):
         page = text("h100_shflUp_sass_view.txt").replace(
             '"      SHFL.UP PT, R9, R2, R9, R0","0","0","8"',
             '"      @P0 SHFL.UP PT, R9, R2, R9, R0","0","0","0"')
-        warps, executed = ncu_source.executed_by_opcode(page)
-        self.assertEqual((warps, executed["SHFL"]), (8, 0))
-        passed, line = nsight.shuffle_counter(warps, executed, 1.0)
+        found = ncu_source.executed_by_opcode(page)
+        self.assertEqual((found.warps, found.by_warp["SHFL"]), (8, 0))
+        said = nsight.shuffle_counter(found, 1.0)
+        self.assertEqual(len(said), 1, "no shuffle ran: no lanes to count")
+        passed, line = said[0]
         self.assertFalse(passed)
         self.assertIn("shuffles executed per warp 0.00", line)
         self.assertIn("never runs", line)
+
+    def test_a_full_mask_shuffle_with_lanes_missing(self):
+        # The mutant shflUp__shuffle_only_where_a_source_lane_exists on an
+        # H100: its SHFL.UP ran 8 times with 240 lanes in all.
+        found = ncu_source.executed_by_opcode(text("h100_shflUp_partial_lanes_sass_view.txt"))
+        self.assertEqual((found.warps, found.by_warp["SHFL"], found.by_lane["SHFL"]),
+                         (8, 8, 240))
+        said = nsight.shuffle_counter(found, 1.0)
+        self.assertEqual([passed for passed, _ in said], [True, False])
+        self.assertIn("lanes taking part in each shuffle 30.00 of 32", said[1][1])
+        self.assertIn("left or branched away", said[1][1])
 
     def test_page_without_the_column(self):
         with self.assertRaises(ncu_source.SourcePageError):

@@ -184,8 +184,8 @@ def check_method(args):
         said += work_lines(args, run)
     if args.min_shuffles_per_warp is not None:
         try:
-            said.append(nsight.executed_shuffles(args.runner, args.kernel, args.name,
-                                                 args.min_shuffles_per_warp))
+            said += nsight.executed_shuffles(args.runner, args.kernel, args.name,
+                                             args.min_shuffles_per_warp)
         except nsight.ToolUnavailable as err:
             print(f"skipped: {err}")
             return nsight.SKIP
