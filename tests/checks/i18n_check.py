@@ -41,7 +41,7 @@ PRINTING = ("print", "input", "append", "extend", "LookupError")
 # they follow.
 NOTES_HEADER = re.compile(r"<!--\s*follows\s+(?P<path>\S+)\s+@\s+(?P<commit>[0-9a-f]{7,40})\s*-->")
 ZH_PAGES = [("chapters/" + s + "/notes.zh.md", "chapters/" + s + "/notes.md")
-            for s in ("config", "layout", "reduction", "transpose", "constant", "shuffle")] + [
+            for s in wbex.section_names()] + [
     ("docs/errata.zh.md", "docs/errata.md"),
     ("docs/zh/mainpage.md", "docs/mainpage.md"),
 ]
