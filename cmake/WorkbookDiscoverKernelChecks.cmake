@@ -106,8 +106,7 @@ foreach(index RANGE ${last})
     set(test "${WB_IMPL}.${section}.method_counters.${id}")
     add_test("${test}" "${WB_PYTHON}" "${WB_CHECKS}/profile_check.py" --runner "${WB_RUNNER}"
              --kernel "${section}/${id}" --name "${name}" ${expect}
-             --reference-modules "${WB_REFERENCE_MODULES}"
-             --source-dir "${WB_SOURCES}=${WB_IMPL}")
+             --reference-modules "${WB_REFERENCE_MODULES}")
     set_tests_properties("${test}" PROPERTIES LABELS "${labels};method;profile"
                          SKIP_RETURN_CODE 77 RUN_SERIAL TRUE TIMEOUT 240
                          ENVIRONMENT "WB_MODULES=${WB_MODULES}")

@@ -77,91 +77,71 @@ def source_command(ncu, runner, kernel, function_name, log_file=None):
     return cmd + [runner, kernel]
 
 
+def sass_command(ncu, runner, kernel, function_name, log_file=None):
+    """The ncu command line that prints the SASS view of the source page of
+    the launch of `function_name` by `runner kernel`: a row per machine
+    instruction, with the times a warp executed it ("Instructions
+    Executed"), into log_file when given."""
+    pattern = f"regex:(^|::){re.escape(function_name)}$"
+    cmd = [ncu, "--section", SECTION, "--page", "source", "--print-source", "sass", "--csv",
+           "-k", pattern, "-c", "1"]
+    if log_file:
+        cmd += ["--log-file", log_file]
+    return cmd + [runner, kernel]
+
+
 EXECUTED = "Instructions Executed"
 THREADS_EXECUTED = "Thread Instructions Executed"
 
 
 @dataclasses.dataclass
-class Shuffle:
-    """One SHFL instruction of the launch and the CUDA line it came from
-    (path and line empty where the page gives none)."""
-    path: str
-    line: int
-    executed: float   # warp-level executions
-    lanes: float      # thread-level executions: the lanes active, summed
-
-
-@dataclasses.dataclass
 class Executions:
-    """What a launch executed, per opcode, from the source page's SASS rows."""
+    """What a launch executed, per opcode, from the SASS view of the page."""
     warps: float    # the executions of the kernel's first instruction: one per warp
     by_warp: dict   # opcode -> warp-level executions
     by_lane: dict   # opcode -> thread-level executions (the lanes active each time)
-    shuffles: list  # [Shuffle], in the page's order
 
 
 def executed_by_opcode(text):
-    """Executions of the SASS rows of the source page (`--print-source
-    cuda,sass`, each machine instruction under the CUDA line it came from,
-    or `sass` alone): per opcode without its modifiers or predicate ("SHFL"
-    for "@P0 SHFL.UP PT, R9, R2, R9, R0"), with the executions of the
-    kernel's first instruction (the lowest address), which every warp of
-    the launch executes once (no branch precedes it), and every SHFL with
-    its line. Raises SourcePageError when the page holds no table with the
-    executions column."""
+    """Executions of the SASS view of the source page: per opcode without
+    its modifiers or predicate ("SHFL" for "@P0 SHFL.UP PT, R9, R2, R9,
+    R0"), with the executions of the kernel's first instruction, which every
+    warp of the launch executes once (no branch precedes it). Raises
+    SourcePageError when the page holds no SASS table with the executions
+    column."""
     rows = [l for l in text.splitlines() if l.startswith('"')]
     header = None
-    path, line = "", 0
-    first = None            # (address, executions) of the lowest address so far
-    counts, lanes, shuffles = {}, {}, []
+    warps = None
+    counts = {}
+    lanes = {}
     for row in csv.reader(io.StringIO("\n".join(rows))):
         if not row:
             continue
-        if row[0] == "File Path":
-            path = row[1] if len(row) > 1 else ""
-            continue
         if _column(row, "Address") is not None and _column(row, EXECUTED) is not None:
-            if header is not None and _column(row, "Line No") is None:
-                break        # a second function's SASS table: the first is the kernel's
+            if header is not None:
+                break        # a second function's table: the first is the kernel's
             header = row
-            address_col = _column(row, "Address")
-            # The instruction is in the "Source" column after the address
-            # (the CUDA view's own "Source" comes before it).
-            text_col = address_col + 1
-            line_col = _column(row, "Line No")
-            executed_col = _column(row, EXECUTED)
-            threads_col = _column(row, THREADS_EXECUTED)
             continue
         if header is None:
             continue
-
-        def cell(i):
-            return row[i] if i is not None and i < len(row) else ""
-        number = cell(line_col).strip()
-        if number.isdigit():
-            line = int(number)   # a CUDA line: the SASS rows below it are its
-            continue
-        address = cell(address_col).strip()
-        if not address.startswith("0x"):
-            continue             # an elided run of rows ("...")
-        words = cell(text_col).split()
+        source = row[_column(header, "Source")] if len(row) > 1 else ""
+        words = source.split()
         if words and words[0].startswith("@"):
             words = words[1:]
         if not words:
             continue
-        executed = _number(cell(executed_col))
-        threads = _number(cell(threads_col))
-        at = int(address, 16)
-        if first is None or at < first[0]:
-            first = (at, executed)
+        executed = _number(row[_column(header, EXECUTED)]) if len(row) > 2 else 0.0
+        threads_col = _column(header, THREADS_EXECUTED)
+        threads = _number(row[threads_col]) if threads_col is not None and threads_col < len(row) \
+            else 0.0
+        if warps is None:
+            warps = executed
         opcode = words[0].split(".")[0]
         counts[opcode] = counts.get(opcode, 0.0) + executed
         lanes[opcode] = lanes.get(opcode, 0.0) + threads
-        if opcode == "SHFL":
-            shuffles.append(Shuffle(path, line if line_col is not None else 0, executed, threads))
     if header is None:
         raise SourcePageError(f"ncu printed no SASS table with the column '{EXECUTED}'")
-    return Executions(first[1] if first else 0.0, counts, lanes, shuffles)
+    return Executions(warps or 0.0, counts, lanes)
 
 
 def _number(text):

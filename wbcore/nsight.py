@@ -138,58 +138,48 @@ def work_bounds(values, reference):
 FULL_WARP = 32.0
 
 
-def shuffle_counter(executions, min_per_warp, shown=lambda path: path):
+def shuffle_counter(executions, min_per_warp):
     """[(passed, line)] of the shuffles the launch executed (an
     ncu_source.Executions): at least min_per_warp per warp, since a SHFL
     that the code holds but never runs (behind a branch the contract never
     takes) moves no value between lanes; and each with the whole warp, since
     every shuffle of the workbook names all 32 lanes in its mask, and one
     that runs while some of them have left or branched away (a bounds test
-    around the warp's shuffles) is undefined. A failure names the lines of
-    the shuffles concerned, each path as `shown` gives it."""
+    around the warp's shuffles) is undefined."""
     warps = executions.warps
     shuffles = executions.by_warp.get("SHFL", 0.0)
     per_warp = shuffles / warps if warps else 0.0
     line = (f"shuffles executed per warp {per_warp:.2f} ({shuffles:.0f} by {warps:.0f} "
             f"warps)")
-
-    def where(found):
-        places = sorted({f"{shown(s.path)}:{s.line}" for s in found if s.path and s.line})
-        return f" (at {', '.join(places[:4])})" if places else ""
     if per_warp >= min_per_warp:
         said = [(True, line + f", at least {min_per_warp:g}")]
     else:
         said = [(False, line + f", expected at least {min_per_warp:g}: no value moved between "
-                 "lanes on this launch; a shuffle the code holds but never runs does not "
-                 "count" + where(s for s in executions.shuffles if not s.executed)
-                 + "; the lanes must trade their values with __shfl*_sync")]
+                 "lanes on this launch (a shuffle the code holds but never runs does not "
+                 "count; the lanes must trade their values with __shfl*_sync)")]
     if shuffles:
         lanes = executions.by_lane.get("SHFL", 0.0) / shuffles
         line = f"lanes taking part in each shuffle {lanes:.2f} of 32 on average"
         if lanes >= FULL_WARP - 1e-6:
             said.append((True, line + ", the whole warp as the full mask says"))
         else:
-            partial = [s for s in executions.shuffles
-                       if s.executed and s.lanes < FULL_WARP * s.executed - 1e-6]
             said.append((False, line + ": a shuffle whose mask names all 32 lanes ran while "
-                         "some of them had left or branched away" + where(partial)
-                         + " (a test on the lane around it, an early return); every lane "
-                         "must reach it, with a neutral value where it has no element"))
+                         "some of them had left or branched away (a bounds test around the "
+                         "warp's shuffles, an early return); every lane must reach it, with "
+                         "a neutral value where it has no element"))
     return said
 
 
-def executed_shuffles(runner, kernel, qualified_name, min_per_warp, sources=(), timeout=180):
+def executed_shuffles(runner, kernel, qualified_name, min_per_warp, timeout=180):
     """shuffle_counter's [(passed, line)] for the launch of qualified_name by
-    `runner kernel`, from the SASS rows of ncu's source page, read from
-    ncu's report file alone; paths shown through `sources` ((folder, shown)
-    pairs). ToolUnavailable where ncu cannot profile."""
+    `runner kernel`, from the SASS view of ncu's source page, read from
+    ncu's report file alone. ToolUnavailable where ncu cannot profile."""
     from wbcore import ncu_source
-    from wbcore import sanitizer_report
     with private_folder("wb-ncu-sass-") as folder:
         log = os.path.join(folder, "ncu-sass.log")
-        cmd = ncu_source.source_command(find_tool("ncu"), runner, kernel,
-                                        qualified_name.split("::")[-1], log_file=log)
-        proc, report = _run_ncu(cmd, timeout, "ncu's source page", log)
+        cmd = ncu_source.sass_command(find_tool("ncu"), runner, kernel,
+                                      qualified_name.split("::")[-1], log_file=log)
+        proc, report = _run_ncu(cmd, timeout, "ncu's SASS page", log)
     said = _diagnostics(proc, report)
     if "LibraryNotLoaded" in said or "Failed to initialize the profiler" in said:
         raise ToolUnavailable("ncu could not initialise its profiler on this machine: "
@@ -205,8 +195,7 @@ def executed_shuffles(runner, kernel, qualified_name, min_per_warp, sources=(), 
     except ncu_source.SourcePageError as err:
         raise RuntimeError(f"{err} (exit {proc.returncode}): "
                            f"{_last_line(said, '')}") from None
-    return shuffle_counter(executions, min_per_warp,
-                           lambda path: sanitizer_report.display_path(path, sources) or path)
+    return shuffle_counter(executions, min_per_warp)
 
 
 class ToolUnavailable(RuntimeError):

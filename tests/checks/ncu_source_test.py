@@ -124,28 +124,13 @@ class SassPage(unittest.TestCase):
         with self.assertRaises(ncu_source.SourcePageError):
             ncu_source.executed_by_opcode(text("h100_cuda_view.txt"))
 
-    def test_cuda_and_sass_view_names_each_shuffles_line(self):
-        # The CUDA and SASS view the check asks for (an H100's page of a
-        # layout kernel, its LDS at line 17 turned into a SHFL here, with
-        # 24 of its 32 warp executions' lanes): each SASS row counts under
-        # the CUDA line above it, and the warps are the executions of the
-        # lowest address, the kernel's entry.
-        page = text("h100_cuda_sass_view.txt").replace(
-            '"      LDS R7, [R4]","0","0","0","32","1024"',
-            '"      SHFL.IDX PT, R7, R4, RZ, 0x1f","0","0","0","32","768"')
-        found = ncu_source.executed_by_opcode(page)
-        self.assertEqual(found.warps, 32)
-        self.assertEqual(found.by_warp["SHFL"], 32)
-        self.assertEqual(found.by_warp["STG"], 32)
-        (shuffle,) = found.shuffles
-        self.assertEqual((shuffle.line, shuffle.executed, shuffle.lanes), (17, 32, 768))
-        self.assertTrue(shuffle.path.endswith("setRowReadColDynPad__padding_unused.cu"))
-        said = nsight.shuffle_counter(
-            found, 1.0, lambda path: "starter/layout/" + path.rsplit("/", 1)[-1])
-        self.assertEqual([passed for passed, _ in said], [True, False])
-        self.assertIn("24.00 of 32", said[1][1])
-        self.assertIn("(at starter/layout/setRowReadColDynPad__padding_unused.cu:17)",
-                      said[1][1])
+    def test_command(self):
+        cmd = ncu_source.sass_command("ncu", "wb_run", "shuffle/shflUp", "shflUp",
+                                      log_file="/tmp/x/page.log")
+        self.assertEqual(cmd[:7], ["ncu", "--section", "SourceCounters", "--page", "source",
+                                   "--print-source", "sass"])
+        self.assertEqual(cmd[-4:], ["--log-file", "/tmp/x/page.log", "wb_run",
+                                    "shuffle/shflUp"])
 
 
 METRIC_NAMES = ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",

@@ -185,8 +185,7 @@ def check_method(args):
     if args.min_shuffles_per_warp is not None:
         try:
             said += nsight.executed_shuffles(args.runner, args.kernel, args.name,
-                                             args.min_shuffles_per_warp,
-                                             nsight.source_dirs(args.source_dir))
+                                             args.min_shuffles_per_warp)
         except nsight.ToolUnavailable as err:
             print(f"skipped: {err}")
             return nsight.SKIP
