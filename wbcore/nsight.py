@@ -181,11 +181,7 @@ def executed_shuffles(runner, kernel, qualified_name, min_per_warp, timeout=180)
                                       qualified_name.split("::")[-1], log_file=log)
         proc, report = _run_ncu(cmd, timeout, "ncu's SASS page", log)
     said = _diagnostics(proc, report)
-    if "LibraryNotLoaded" in said or "Failed to initialize the profiler" in said:
-        raise ToolUnavailable("ncu could not initialise its profiler on this machine: "
-                              + _last_line(said, f"exit {proc.returncode}"))
-    if proc.returncode == SKIP or "skipped:" in proc.stdout and "==PROF==" not in report:
-        raise ToolUnavailable("the runner reports no usable GPU")
+    _raise_if_unavailable(proc, report, said)
     problem = runner_problem(proc.returncode, proc.stdout.strip())
     if problem:
         raise RuntimeError(f"the kernel must be correct before its shuffles are counted:\n"
@@ -268,6 +264,17 @@ def _run_ncu(cmd, timeout, what, log, env=None):
     return proc, report
 
 
+def _raise_if_unavailable(proc, report, said):
+    """ToolUnavailable when ncu could not profile here (its profiler did
+    not initialise) or the runner found no usable GPU; `said` is
+    _diagnostics' text."""
+    if "LibraryNotLoaded" in said or "Failed to initialize the profiler" in said:
+        raise ToolUnavailable("ncu could not initialise its profiler on this machine: "
+                              + _last_line(said, f"exit {proc.returncode}"))
+    if proc.returncode == SKIP or "skipped:" in proc.stdout and "==PROF==" not in report:
+        raise ToolUnavailable("the runner reports no usable GPU")
+
+
 def _diagnostics(proc, report):
     """ncu's own messages: the report, or its stderr when it wrote no report."""
     return report if report.strip() else proc.stderr
@@ -326,9 +333,7 @@ def profile_run(runner, kernel, qualified_name, metrics, timeout=120,
         env = dict(os.environ, WB_MODULES=modules) if modules else None
         proc, report = _run_ncu(cmd, timeout, "ncu", log, env)
     said = _diagnostics(proc, report)
-    if "LibraryNotLoaded" in said or "Failed to initialize the profiler" in said:
-        raise ToolUnavailable("ncu could not initialise its profiler on this machine: "
-                              + _last_line(said, f"exit {proc.returncode}"))
+    _raise_if_unavailable(proc, report, said)
     if unknown_metric_skips:
         for line in said.splitlines():
             if "ERROR" in line and "metric" in line.lower() and any(
@@ -336,8 +341,6 @@ def profile_run(runner, kernel, qualified_name, metrics, timeout=120,
                 raise ToolUnavailable("ncu does not know a metric of this check on this GPU: "
                                       + line.strip())
     app_output = proc.stdout.strip()
-    if proc.returncode == SKIP or "skipped:" in app_output and "==PROF==" not in report:
-        raise ToolUnavailable("the runner reports no usable GPU")
     header, data = read_raw_page(report)
     if not header:
         raise RuntimeError(f"ncu produced no metrics (exit {proc.returncode}):\n"

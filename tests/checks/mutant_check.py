@@ -14,7 +14,8 @@ order, stopping at the first that rejects the mutant:
   3. Nsight Compute's shared-memory wavefronts per request against the bank
      model, on each kernel of the exercise the model grades, and the
      technique's counters (active threads per instruction, global-load
-     efficiency) where the runner bounds them;
+     efficiency, shuffles per warp and their lanes) where the runner bounds
+     them, and the kernel's work against the reference's on the launch;
   4. the method check (tests/checks/method_check.py): the facts of
      workbook.toml about the module's machine code, read without a GPU.
 A mutant that expects `method` (a right answer by the wrong technique) is

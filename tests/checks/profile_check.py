@@ -11,9 +11,12 @@ indexed constant load with the constant model's distinct words per warp
 --min-shuffles-per-warp it checks the technique's counters instead (the
 method test of a kernel): the active threads per warp instruction (a tree,
 not one thread's serial sum), the share of the fetched global-load bytes
-the lanes use (coalesced loads), and the shuffles each warp executed, from
-the SASS view of the source page (a shuffle that never runs moves nothing). Exit: 0 as predicted, 1 not (or the kernel is wrong), 77
-when ncu cannot run here (reported by CTest as skipped, with the reason).
+the lanes use (coalesced loads), and the shuffles each warp executed, each
+with all 32 lanes, from the SASS view of the source page. With
+--reference-modules the kernel's work on the launch (the averages' weight)
+is also held to the reference kernel's. Exit: 0 as predicted, 1 not (or
+the kernel is wrong), 77 when ncu cannot run here (reported by CTest as
+skipped, with the reason).
 
 When the shared-memory wavefronts per request exceed the model's, the
 message goes on with the lines of the exercise's file whose shared-memory
