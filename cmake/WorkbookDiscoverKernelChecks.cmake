@@ -10,8 +10,9 @@
 # Inputs: WB_RUNNER, WB_IMPL, WB_MODULES (the implementation's module folder),
 # WB_REFERENCE_MODULES (the reference build's, whose work the checks compare),
 # WB_SOURCES (the folder its sources were compiled from, shown as WB_IMPL/
-# in the checks' messages), WB_PYTHON, WB_CHECKS, WB_COURSE (workbook.toml
-# as CMake statements).
+# in the checks' messages), WB_PYTHON, WB_CHECKS, WB_PYTHONPATH_MODIFICATION
+# (the checks import wbcore: cmake/WorkbookPython.cmake), WB_COURSE
+# (workbook.toml as CMake statements).
 cmake_policy(VERSION 3.24)
 
 include("${WB_COURSE}")
@@ -88,7 +89,8 @@ foreach(index RANGE ${last})
              --source-dir "${WB_SOURCES}=${WB_IMPL}")
     set_tests_properties("${test}" PROPERTIES LABELS "${labels};profile"
                          SKIP_RETURN_CODE 77 RUN_SERIAL TRUE TIMEOUT 240
-                         ENVIRONMENT "WB_MODULES=${WB_MODULES}")
+                         ENVIRONMENT "WB_MODULES=${WB_MODULES}"
+                         ENVIRONMENT_MODIFICATION "${WB_PYTHONPATH_MODIFICATION}")
   endif()
   # The technique's counters under Nsight Compute: a method check (points
   # of kind method) that measures, so it runs alone like a profile test.
@@ -109,11 +111,13 @@ foreach(index RANGE ${last})
              --reference-modules "${WB_REFERENCE_MODULES}")
     set_tests_properties("${test}" PROPERTIES LABELS "${labels};method;profile"
                          SKIP_RETURN_CODE 77 RUN_SERIAL TRUE TIMEOUT 240
-                         ENVIRONMENT "WB_MODULES=${WB_MODULES}")
+                         ENVIRONMENT "WB_MODULES=${WB_MODULES}"
+                         ENVIRONMENT_MODIFICATION "${WB_PYTHONPATH_MODIFICATION}")
   endif()
   set(test "${WB_IMPL}.${section}.sanitize.${id}")
   add_test("${test}" "${WB_PYTHON}" "${WB_CHECKS}/sanitize_check.py" --runner "${WB_RUNNER}"
            --kernel "${section}/${id}" --source-dir "${WB_SOURCES}=${WB_IMPL}")
   set_tests_properties("${test}" PROPERTIES LABELS "${labels};sanitize"
-                       SKIP_RETURN_CODE 77 TIMEOUT 360 ENVIRONMENT "WB_MODULES=${WB_MODULES}")
+                       SKIP_RETURN_CODE 77 TIMEOUT 360 ENVIRONMENT "WB_MODULES=${WB_MODULES}"
+                       ENVIRONMENT_MODIFICATION "${WB_PYTHONPATH_MODIFICATION}")
 endforeach()

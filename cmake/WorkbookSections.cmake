@@ -49,7 +49,9 @@ set(WB_COMPILE_MEMORY_MB 2560 CACHE STRING "Address space one exercise's compile
 set(WB_COMPILE_CPU_SECONDS 20 CACHE STRING "CPU seconds one exercise's compiler may use")
 set(WB_COMPILE_WALL_SECONDS 60 CACHE STRING "Seconds compiling one exercise may take")
 set(WB_COMPILE_FILE_MB 256 CACHE STRING "Largest file one exercise's compiler may write, in MB")
+# The launcher imports wbcore (cmake/WorkbookPython.cmake).
 set(WB_COMPILE_LIMITS
+    "${CMAKE_COMMAND}" -E env "${WB_PYTHONPATH}"
     "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/cmake/compile_with_limits.py"
     --memory-mb ${WB_COMPILE_MEMORY_MB} --cpu-seconds ${WB_COMPILE_CPU_SECONDS}
     --wall-seconds ${WB_COMPILE_WALL_SECONDS} --file-mb ${WB_COMPILE_FILE_MB})

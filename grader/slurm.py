@@ -114,6 +114,13 @@ def _grade_command(python, root, *args):
     return " ".join(shlex.quote(str(a)) for a in (python, script, *args))
 
 
+def _import_path(root):
+    """The job's line that lets grader/grade.py, run by path, import the
+    repository's packages (the job's own environment may not carry the
+    submitter's PYTHONPATH)."""
+    return f'export PYTHONPATH={shlex.quote(str(root))}${{PYTHONPATH:+:$PYTHONPATH}}'
+
+
 def array_script(plan_path, tasks, out, round_no, gpu, python, root, array_limit=None):
     """The job array's script: task I grades the submissions of plan index I."""
     logs = state_dir(out) / "logs"
@@ -128,6 +135,7 @@ def array_script(plan_path, tasks, out, round_no, gpu, python, root, array_limit
     lines += ["# Written by ./workbook grade --slurm (grader/slurm.py); options given on",
               "# sbatch's command line take precedence over the lines above.",
               "set -u",
+              _import_path(root),
               "exec " + _grade_command(python, root, "--slurm-task", plan_path)
               + ' "$SLURM_ARRAY_TASK_ID"', ""]
     return "\n".join(lines)
@@ -144,6 +152,7 @@ def merge_script(out, round_no, python, root, report_argv=()):
              "#SBATCH --ntasks=1",
              "# Written by ./workbook grade --slurm (grader/slurm.py).",
              "set -u",
+             _import_path(root),
              "exec " + _grade_command(python, root, "--slurm-merge", out, *report_argv), ""]
     return "\n".join(lines)
 

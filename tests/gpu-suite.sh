@@ -108,6 +108,9 @@ while [ $# -gt 0 ]; do
 done
 mkdir -p "$LOG"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# The Python tools run below by path import the repository's packages
+# (wbcore, grader, student) from its root.
+export PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}"
 BUILD=${WB_GPU_BUILD_DIR:-$ROOT/build-gpu}
 SUMMARY="$LOG/summary.txt"
 note() { echo "$*" >>"$LOG/stages.txt"; echo "$*"; }

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Runs the grader's unit tests (the same as `python3 -m unittest` in this
-folder); exits 77, which CTest reports as skipped, on a Python older than
-3.11, which the grader needs for tomllib."""
+"""Runs the grader's unit tests (the same as `PYTHONPATH=../.. python3 -m
+unittest` in this folder); exits 77, which CTest reports as skipped, on a
+Python older than 3.11, which the grader needs for tomllib."""
+import os
 import pathlib
 import sys
-import unittest
 
 if sys.version_info < (3, 11):
     print(f"skipped: the grader needs Python 3.11 or newer (tomllib); this is "
@@ -12,4 +12,12 @@ if sys.version_info < (3, 11):
     sys.exit(77)
 
 HERE = pathlib.Path(__file__).resolve().parent
-unittest.main(module=None, argv=["run_unit_tests", "discover", "-s", str(HERE), "-p", "test_*.py"])
+ROOT = HERE.parents[1]
+# The tests import the repository's packages (wbcore, grader, student) and
+# start its scripts by path (grader/grade.py, ./workbook), which import them
+# too: all of them find the repository's root through PYTHONPATH.
+env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+    p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p))
+sys.stdout.flush()
+os.execve(sys.executable, [sys.executable, "-m", "unittest", "discover", "-s", str(HERE),
+                           "-p", "test_*.py"], env)

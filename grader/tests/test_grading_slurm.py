@@ -96,6 +96,7 @@ class ScriptTest(SlurmTestCase):
             "# Written by ./workbook grade --slurm (grader/slurm.py); options given on",
             "# sbatch's command line take precedence over the lines above.",
             "set -u",
+            'export PYTHONPATH=/repo${PYTHONPATH:+:$PYTHONPATH}',
             "exec /usr/bin/python3 /repo/grader/grade.py --slurm-task /o/slurm/plan-2.json "
             '"$SLURM_ARRAY_TASK_ID"', ""]))
         no_gpu = gslurm.array_script(pathlib.Path("/o/p.json"), 1, pathlib.Path("/o"), 1, False,
@@ -107,7 +108,8 @@ class ScriptTest(SlurmTestCase):
         text = gslurm.merge_script(pathlib.Path("/o"), 1, "/usr/bin/python3", pathlib.Path("/repo"))
         self.assertTrue(text.startswith("#!/bin/bash\n#SBATCH --job-name=wbgrade-merge\n"))
         self.assertIn("#SBATCH --output=/o/slurm/logs/merge-1.log\n", text)
-        self.assertIn("exec /usr/bin/python3 /repo/grader/grade.py --slurm-merge /o\n", text)
+        self.assertIn("export PYTHONPATH=/repo${PYTHONPATH:+:$PYTHONPATH}\n"
+                      "exec /usr/bin/python3 /repo/grader/grade.py --slurm-merge /o\n", text)
         self.assertNotIn("gres", text)
         # The class report's options go to the merge, which writes the reports.
         text = gslurm.merge_script(pathlib.Path("/o"), 1, "/usr/bin/python3",
