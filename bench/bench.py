@@ -16,10 +16,7 @@ import pathlib
 import subprocess
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from wbcore import build as wbbuild  # noqa: E402
+from wbcore import build as wbbuild
 
 
 def bench_executable():

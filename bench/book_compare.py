@@ -18,8 +18,7 @@ import statistics
 import subprocess
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from wbcore import nsight  # noqa: E402
+from wbcore import nsight
 
 KERNELS = ["reduceNeighboredGmem", "reduceNeighboredSmem", "reduceGmem", "reduceSmem",
            "reduceGmemUnroll", "reduceSmemUnroll"]

@@ -10,12 +10,10 @@ metrics page is generated from the committed CSV (docs/results/).
 import argparse
 import csv
 import json
-import pathlib
 import subprocess
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from wbcore import nsight  # noqa: E402
+from wbcore import nsight
 
 
 def ratio(num, den):

@@ -29,7 +29,7 @@ timed() {  # label, log, junit, then the command
   "$@" > "$log" 2>&1
   local rc=$?
   echo "$label: $(( $(date +%s) - start )) s (exit $rc; output: $log)"
-  [ -f "$junit" ] && python3 bench/verdict_times.py build "$junit" | sed 's/^/  /'
+  [ -f "$junit" ] && python3 -m bench.verdict_times build "$junit" | sed 's/^/  /'
 }
 
 timed "./workbook on a fresh clone" "$clone.first.log" build/progress.xml ./workbook

@@ -4,7 +4,7 @@ profile, sanitize, method), the tests run and the seconds they took, summed
 over the tests (CTest runs several at once, so the sum exceeds the wall
 clock), from CTest's JUnit report and the build's listing.
 
-  python3 bench/verdict_times.py BUILD JUNIT.xml [--title TEXT]
+  python3 -m bench.verdict_times BUILD JUNIT.xml [--title TEXT]
 
 bench/time_student_loop.sh prints it after each command it times.
 """
@@ -13,9 +13,8 @@ import collections
 import pathlib
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from wbcore import ctest_listing  # noqa: E402
-from wbcore import results as wbres  # noqa: E402
+from wbcore import ctest_listing
+from wbcore import results as wbres
 
 
 def breakdown(results, listed):

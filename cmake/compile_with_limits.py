@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs one compiler command under limits, and says which limit it hit.
 
-    python3 cmake/compile_with_limits.py --memory-mb 2560 --cpu-seconds 60 \\
+    PYTHONPATH=. python3 cmake/compile_with_limits.py --memory-mb 2560 --cpu-seconds 60 \\
         --wall-seconds 180 [--file-mb 1024] --name reduction/reduceSmem -- nvcc ...args
 
 An exercise file is untrusted: a macro or template bomb can hold a compiler
@@ -75,10 +75,9 @@ import sys
 import tempfile
 import time
 
-# Run by ninja with the build's Python, from anywhere: wbcore is found from
-# this file's place in the repository.
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from wbcore import sandbox  # noqa: E402
+# Run by ninja with the build's Python, from the build folder: the build puts
+# the repository's root, where wbcore is, on PYTHONPATH (WB_COMPILE_LIMITS).
+from wbcore import sandbox
 
 # What a pristine exercise takes to compile (nvcc -fatbin for sm_90, measured
 # on a 2-core machine): about 1.2 s of CPU time and a peak resident set of

@@ -35,7 +35,6 @@ import shutil
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 from wbcore import course as wbex  # noqa: E402
 
 HANG = "layout/setRowReadColPad__never_terminates"

@@ -18,7 +18,6 @@ if sys.version_info < (3, 11):
              f"tomllib); this is Python {sys.version.split()[0]}")
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from wbcore import build as wbbuild  # noqa: E402
 from wbcore import sandbox  # noqa: E402

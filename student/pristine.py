@@ -21,11 +21,8 @@ import json
 import pathlib
 import sys
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-
-from wbcore import course as wbex  # noqa: E402
-from wbcore import files as wbfiles  # noqa: E402
+from wbcore import course as wbex
+from wbcore import files as wbfiles
 
 RECORD = pathlib.PurePosixPath("student") / "pristine_starter.json"
 FORMAT = 1

@@ -22,11 +22,8 @@ and known mistake has its Chinese and that the texts use the glossary's terms.
 import pathlib
 import sys
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-
-from wbcore import course as wbex  # noqa: E402
-from wbcore import files as wbfiles  # noqa: E402
+from wbcore import course as wbex
+from wbcore import files as wbfiles
 
 DATA_FILE = "workbook.zh.toml"
 GLOSSARY_EN = pathlib.PurePosixPath("docs") / "glossary.md"

@@ -19,10 +19,7 @@ import json
 import subprocess
 import sys
 
-if __package__ in (None, ""):  # run as a script: find wbcore beside this file
-    import pathlib
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from wbcore import course as wbex  # noqa: E402
+from wbcore import course as wbex
 
 EXERCISE_LABEL = "exercise="
 KINDS = ("host", "gpu", "perf", "profile", "sanitize", "method", "mutant")

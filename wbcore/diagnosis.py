@@ -32,10 +32,8 @@ import pathlib
 import re
 import sys
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from wbcore import course as wbex  # noqa: E402
-from wbcore import files as wbfiles  # noqa: E402
+from wbcore import course as wbex
+from wbcore import files as wbfiles
 
 ROOT = wbex.ROOT
 RECORDS = "mutants"           # the folder of records in a build folder

@@ -18,14 +18,10 @@ the module defines (both tile shapes of a layout exercise) must meet
 every fact, on every architecture the module holds code for.
 """
 import dataclasses
-import pathlib
 import re
-import sys
 
-if __package__ in (None, ""):  # run as a script: find wbcore beside this file
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from wbcore import sanitizer_report  # noqa: E402
-from wbcore import sass  # noqa: E402
+from wbcore import sanitizer_report
+from wbcore import sass
 
 _FACT_RE = re.compile(r"^(needs|no|at most)\s+(?:(\d+)\s+)?([A-Z][A-Z.]*)\s*(?::\s*(.+))?$")
 # Source lines named per failing fact, at most.

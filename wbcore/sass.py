@@ -32,9 +32,7 @@ import sys
 import sysconfig
 import tempfile
 
-if __package__ in (None, ""):  # run as a script: find wbcore beside this file
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from wbcore import sandbox  # noqa: E402
+from wbcore import sandbox
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 TOOLS = ("cuobjdump", "nvdisasm")

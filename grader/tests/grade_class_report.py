@@ -40,7 +40,6 @@ if sys.version_info < (3, 11):
     sys.exit(77)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 from grader import classreport as gcr  # noqa: E402
 from grader import demo_class  # noqa: E402
 from grader import report as gr  # noqa: E402

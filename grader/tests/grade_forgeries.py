@@ -31,9 +31,7 @@ if sys.version_info < (3, 11):
           f"{sys.version.split()[0]}")
     sys.exit(77)
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
 FORGERIES = pathlib.Path(__file__).resolve().parent / "forgeries"
-sys.path.insert(0, str(ROOT))
 from wbcore import course as wbex  # noqa: E402
 from grader import report as gr  # noqa: E402
 from classgrading import Checker, grade  # noqa: E402

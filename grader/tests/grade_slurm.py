@@ -40,7 +40,6 @@ if sys.version_info < (3, 11):
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(ROOT))
 from grader import classreport as gcr  # noqa: E402
 from grader import report as gr  # noqa: E402
 from grader import slurm as gslurm  # noqa: E402

@@ -2,12 +2,10 @@
 a small points file, archives built in memory, made-up test outcomes."""
 import io
 import pathlib
-import sys
 import tarfile
 import zipfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 
 from wbcore import course as wbex  # noqa: E402
 from wbcore import ctest_listing  # noqa: E402

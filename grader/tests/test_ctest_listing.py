@@ -8,7 +8,6 @@ import json
 import pathlib
 import unittest
 
-import gradingtest  # noqa: F401  (the repository's import path)
 from wbcore import course as wbex
 from wbcore import ctest_listing
 

@@ -13,7 +13,6 @@ import time
 import unittest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 from wbcore import sandbox  # noqa: E402
 
 LAUNCHER = ROOT / "cmake" / "compile_with_limits.py"

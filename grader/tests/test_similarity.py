@@ -8,8 +8,6 @@ import shutil
 import tempfile
 import unittest
 
-import gradingtest  # noqa: F401  (the import path of the repository)
-
 from wbcore import course as wbex
 from grader import classreport as gcr
 from grader import demo_class

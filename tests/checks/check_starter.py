@@ -27,11 +27,9 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
-HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))
-from wbcore import course as wbex  # noqa: E402
-from wbcore import ctest_listing  # noqa: E402
-from student import pristine  # noqa: E402
+from wbcore import course as wbex
+from wbcore import ctest_listing
+from student import pristine
 
 SKIP = 77
 # Performance tests need correct kernels, and the runner's checks are for

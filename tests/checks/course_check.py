@@ -15,8 +15,7 @@ import shutil
 import sys
 import tempfile
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
-from wbcore import course  # noqa: E402
+from wbcore import course
 
 
 def section_places(root, s, exercises):

@@ -10,13 +10,11 @@ a glance.
 """
 import argparse
 import collections
-import pathlib
 import sys
 import xml.etree.ElementTree as ET
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
-from wbcore import ctest_listing  # noqa: E402
-from wbcore import results as wbres  # noqa: E402
+from wbcore import ctest_listing
+from wbcore import results as wbres
 
 
 def main():

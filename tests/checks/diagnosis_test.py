@@ -6,13 +6,10 @@ mutant check's record (tests/checks/mutant_check.py) and the lines
 import argparse
 import json
 import pathlib
-import sys
 import tempfile
 import unittest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "checks"))
 
 from wbcore import course as wbex  # noqa: E402
 from wbcore import ctest_listing  # noqa: E402

@@ -20,7 +20,6 @@ import unittest
 os.environ["WB_LANG"] = "en"
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 from student import hints as wbhints  # noqa: E402
 from wbcore import course  # noqa: E402
 
@@ -120,7 +119,6 @@ class TodosAndHints(unittest.TestCase):
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
 
     def test_todo_hint_check_catches_a_long_todo(self):
-        sys.path.insert(0, str(ROOT / "tests" / "checks"))
         import todo_hint_check
         long_todo = "  // TODO(book 5.3.1): x\n" + "  // step\n" * 8 + "  (void)n;\n"
         blocks = todo_hint_check.todo_blocks(long_todo)

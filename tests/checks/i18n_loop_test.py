@@ -16,7 +16,6 @@ import tempfile
 import unittest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 
 from wbcore import course as wbex  # noqa: E402
 from wbcore import ctest_listing  # noqa: E402

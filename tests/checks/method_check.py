@@ -9,7 +9,7 @@ The facts (wbcore/method.py) are checked against the module's SASS
 a failure names, per fact and kernel, what was expected and found and the
 lines of the student's file.
 
-  python3 tests/checks/method_check.py --module build/modules/starter/shuffle/shflSwap.fatbin \\
+  PYTHONPATH=. python3 tests/checks/method_check.py --module build/modules/starter/shuffle/shflSwap.fatbin \\
       --exercise shuffle/shflSwap [--source-dir starter=starter]
 prints, for a swap that reads its partner's value from global memory, e.g.
   FAILED shuffle/shflSwap (method):
@@ -18,14 +18,12 @@ prints, for a swap that reads its partner's value from global memory, e.g.
       the partner's value comes by shuffle, not from global memory at starter/shuffle/shflSwap.cu:14, :17
 """
 import argparse
-import pathlib
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
-from wbcore import course as wbex  # noqa: E402
-from wbcore import method  # noqa: E402
-from wbcore import nsight  # noqa: E402
-from wbcore import sass  # noqa: E402
+from wbcore import course as wbex
+from wbcore import method
+from wbcore import nsight
+from wbcore import sass
 
 SKIP = 77
 

@@ -44,15 +44,13 @@ import re
 import subprocess
 import sys
 
-HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))
-from wbcore import ctest_listing  # noqa: E402
-from wbcore import course as wbex  # noqa: E402
-from wbcore import diagnosis  # noqa: E402
-from wbcore import method  # noqa: E402
-from wbcore import nsight  # noqa: E402
-from wbcore import sanitizer_report  # noqa: E402
-from wbcore import sass  # noqa: E402
+from wbcore import ctest_listing
+from wbcore import course as wbex
+from wbcore import diagnosis
+from wbcore import method
+from wbcore import nsight
+from wbcore import sanitizer_report
+from wbcore import sass
 
 SKIP = 77
 

@@ -8,17 +8,14 @@ ncu's report file is read: a table or page the kernel prints on the
 runner's stdout changes nothing. Runs on the host."""
 import pathlib
 import shutil
-import sys
 import tempfile
 import unittest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 
 from wbcore import ncu_source  # noqa: E402
 from wbcore import nsight  # noqa: E402
 
-sys.path.insert(0, str(ROOT / "tests" / "checks"))
 import stand_in  # noqa: E402
 
 DATA = ROOT / "tests" / "checks" / "data" / "ncu_source"

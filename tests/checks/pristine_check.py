@@ -20,7 +20,6 @@ import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 from wbcore import course as wbex  # noqa: E402
 from student import pristine  # noqa: E402
 

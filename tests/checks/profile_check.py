@@ -30,12 +30,10 @@ stays in the runner's output, which is read only for the harness's verdict
 (with the runner's exit status).
 """
 import argparse
-import pathlib
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
-from wbcore import ncu_source  # noqa: E402
-from wbcore import nsight  # noqa: E402
+from wbcore import ncu_source
+from wbcore import nsight
 
 
 def main():

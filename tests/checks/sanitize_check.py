@@ -6,7 +6,7 @@ and the kind of fix it usually needs (wbcore/sanitizer_report.py). Exit: 0
 clean, 1 findings (or a wrong kernel), 77 when compute-sanitizer cannot run
 here (CTest reports it as skipped).
 
-  python3 tests/checks/sanitize_check.py --runner build/bin/wb_run \\
+  PYTHONPATH=. python3 tests/checks/sanitize_check.py --runner build/bin/wb_run \\
       --kernel reduction/reduceSmem [--tools racecheck] [--source-dir starter=starter]
 prints, for a kernel with a race, e.g.
   FAILED reduction/reduceSmem: racecheck reports 40 hazards:
@@ -18,12 +18,10 @@ Findings are read from compute-sanitizer's report file alone
 runner's output, which is shown only when the run itself failed.
 """
 import argparse
-import pathlib
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
-from wbcore import nsight  # noqa: E402
-from wbcore import sanitizer_report  # noqa: E402
+from wbcore import nsight
+from wbcore import sanitizer_report
 
 RAW_LINES = 12
 

@@ -9,16 +9,13 @@ the tool's report file is read: "=========" lines the kernel prints on the
 runner's stdout change nothing. Runs on the host."""
 import pathlib
 import shutil
-import sys
 import tempfile
 import unittest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 
 from wbcore import sanitizer_report as sr  # noqa: E402
 
-sys.path.insert(0, str(ROOT / "tests" / "checks"))
 import stand_in  # noqa: E402
 
 DATA = ROOT / "tests" / "checks" / "data" / "sanitizer"

@@ -8,13 +8,11 @@ where the tools are missing.
 """
 import os
 import pathlib
-import sys
 import unittest
 from unittest import mock
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
-from wbcore import method  # noqa: E402
-from wbcore import sass  # noqa: E402
+from wbcore import method
+from wbcore import sass
 
 DATA = pathlib.Path(__file__).resolve().parent / "data" / "sass"
 SOURCES = [("/src/workbook/solutions", "solutions"), ("/src/workbook/starter", "starter")]

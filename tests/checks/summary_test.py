@@ -13,7 +13,6 @@ import sys
 os.environ["WB_LANG"] = "en"
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 
 from wbcore import course as wbex  # noqa: E402
 from wbcore import ctest_listing  # noqa: E402

@@ -28,7 +28,6 @@ import unittest
 os.environ["WB_LANG"] = "en"
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 from wbcore import course as wbex  # noqa: E402
 from student import pristine  # noqa: E402
 

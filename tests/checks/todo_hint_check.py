@@ -22,7 +22,6 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 from wbcore import course  # noqa: E402
 
 MAX_TODO_LINES = 6

@@ -11,7 +11,6 @@ import io
 import json
 import os
 import pathlib
-import sys
 import tempfile
 import threading
 import time
@@ -21,8 +20,6 @@ import unittest
 # remembered in this checkout.
 os.environ["WB_LANG"] = "en"
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 
 from student import progress  # noqa: E402
 from wbcore import course as wbex  # noqa: E402
