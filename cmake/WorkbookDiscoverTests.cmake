@@ -8,7 +8,7 @@
 #              without student code, where WB_EXE links some)
 #   WB_MODULES the kernel module folders the tests load (WB_MODULES)
 #   WB_LINKS   the exercises whose objects WB_EXE links
-#   WB_PYTHON, WB_VERDICT  the interpreter and tests/checks/gtest_verdict.py
+#   WB_PYTHON, WB_VERDICT  the interpreter and wbcore/gtest_verdict.py
 #   WB_PREFIX  prefix of every CTest name, e.g. "solutions.layout."
 #   WB_LABELS  labels every test gets (section, implementation)
 #   WB_KINDS   the kinds to register (host, gpu, perf)

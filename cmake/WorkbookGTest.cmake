@@ -44,7 +44,7 @@ endif()
 # (cmake/WorkbookDiscoverTests.cmake), so a machine without a GPU can list
 # and skip GPU tests; it is read from LIST_EXECUTABLE when given (a build of
 # the same tests without the student's code). Every test runs through
-# tests/checks/gtest_verdict.py, which passes it only when GoogleTest's own report,
+# wbcore/gtest_verdict.py, which passes it only when GoogleTest's own report,
 # written where the wrapper chose, names it as passed. MODULES sets
 # WB_MODULES, the folders of the kernel modules the tests load; LINKS names
 # the exercises whose objects are linked into the executable (the grader's
@@ -80,7 +80,7 @@ set(WB_KINDS [==[${ARG_KINDS}]==])
 set(WB_MODULES [==[${ARG_MODULES}]==])
 set(WB_LINKS [==[${ARG_LINKS}]==])
 set(WB_PYTHON [==[${WB_VERDICT_PYTHON}]==])
-set(WB_VERDICT [==[${CMAKE_SOURCE_DIR}/tests/checks/gtest_verdict.py]==])
+set(WB_VERDICT [==[${CMAKE_SOURCE_DIR}/wbcore/gtest_verdict.py]==])
 set(WB_TIMEOUT_host ${WB_TIMEOUT_host})
 set(WB_TIMEOUT_gpu ${WB_TIMEOUT_gpu})
 set(WB_TIMEOUT_perf ${WB_TIMEOUT_perf})

@@ -48,7 +48,7 @@ PRESET = "grader"
 # The folder, under a slot, made afresh for each test run: the only one its
 # tests may write besides CTest's own log (build/Testing). The grader reads
 # CTest's JUnit reports and, under records/, the record
-# tests/checks/gtest_verdict.py leaves per test (its verdict and the exercise
+# wbcore/gtest_verdict.py leaves per test (its verdict and the exercise
 # modules and objects it ran).
 RUN_OUTPUT = "run-output"
 RECORDS = "records"
@@ -422,13 +422,13 @@ class TestRun:
     output: str            # CTest's output, the runs one after the other
     timed_out: bool        # stopped at the suite timeout
     warnings: list = dataclasses.field(default_factory=list)   # for the instructor
-    # tests/checks/gtest_verdict.py's record of each GoogleTest test, by test name:
+    # wbcore/gtest_verdict.py's record of each GoogleTest test, by test name:
     # its verdict and the exercises whose code it ran (modules, objects)
     records: dict = dataclasses.field(default_factory=dict)
 
 
 def read_records(folder):
-    """{test name: record} of the records tests/checks/gtest_verdict.py wrote in
+    """{test name: record} of the records wbcore/gtest_verdict.py wrote in
     folder; an unreadable one is left out (its test then has no record)."""
     records = {}
     for path in sorted(pathlib.Path(folder).glob("*.json")):

@@ -13,7 +13,7 @@ when it was stored. What runs in a test process:
   - the exercise code it loaded or read: a GoogleTest test holds no exercise code of
     its own; it loads the device module of each exercise whose kernel it
     launches (chapters/common/exercise_kernel.h), and a host exercise's test
-    links that one exercise's object. tests/checks/gtest_verdict.py records, for
+    links that one exercise's object. wbcore/gtest_verdict.py records, for
     each test, which modules the harness loaded and which objects were
     linked; the grader reads that record (never the test's output, which a
     kernel's printf could forge). A profile or sanitize test runs the kernel

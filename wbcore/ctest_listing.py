@@ -26,7 +26,7 @@ KINDS = ("host", "gpu", "perf", "profile", "sanitize", "method", "mutant")
 # A failing stand-in the discovery scripts add for tests they could not list
 # (an executable that was not built, a runner that cannot list its kernels).
 PLACEHOLDER_LABEL = "placeholder"
-# The argument of tests/checks/gtest_verdict.py that names the GoogleTest
+# The argument of wbcore/gtest_verdict.py that names the GoogleTest
 # test a CTest test runs.
 GTEST_ARGUMENT = "--test"
 USAGE = "python3 -m wbcore.ctest_listing BUILD [--gtest-filter] [CTEST FILTERS ...]"

@@ -231,7 +231,7 @@ STARTER = [name for name, labels in FAKE_TESTS if "starter" in labels.split(";")
 TIMED = [name for name, labels in FAKE_TESTS if {"perf", "profile"} & set(labels.split(";"))]
 HOST = [name for name, labels in FAKE_TESTS
         if labels == "reduction;starter;host;exercise=effectiveBandwidth"]
-# Each fake test logs its name and, as tests/checks/gtest_verdict.py does, leaves a
+# Each fake test logs its name and, as wbcore/gtest_verdict.py does, leaves a
 # record in $WB_TEST_RECORDS when the grader gives one.
 LOGGER = ("import json, os, sys; open(sys.argv[1], 'a').write(sys.argv[2] + '\\n'); "
           "d = os.environ.get('WB_TEST_RECORDS'); "

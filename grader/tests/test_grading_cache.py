@@ -39,7 +39,7 @@ JUNIT = {GPU_ROW: TestResult(GPU_ROW, "passed", 0.2, "[ OK ]"),
          HUNG: TestResult(HUNG, "failed", 60.0, "start"),
          SANITIZE: TestResult(SANITIZE, "skipped", 0.1, "skipped: no compute-sanitizer\n")}
 CTEST_OUTPUT = f"5/6 Test #5: {HUNG} ...***Timeout  60.01 sec\n"
-# What tests/checks/gtest_verdict.py records of each GoogleTest test it ran: the
+# What wbcore/gtest_verdict.py records of each GoogleTest test it ran: the
 # modules the test loaded, the objects its executable links.
 RECORDS = {GPU_ROW: {"test": GPU_ROW, "modules": ["layout/setRowReadCol"]},
            GPU_PAD: {"test": GPU_PAD, "modules": ["layout/setRowReadColPad"]},

@@ -1,11 +1,10 @@
-"""tests/checks/gtest_verdict.py, the wrapper CTest runs every GoogleTest test
+"""wbcore/gtest_verdict.py, the wrapper CTest runs every GoogleTest test
 through: a test passes only on GoogleTest's own report, whatever status the
 process ends with or prints; the record it leaves for the grader; usage
 errors; and a stopped wrapper leaving no process behind.
 
 Builds a small GoogleTest program once (skipped where g++ or GoogleTest is
 missing); the verdict logic on made-up reports needs neither."""
-import importlib.util
 import json
 import os
 import pathlib
@@ -17,12 +16,10 @@ import tempfile
 import time
 import unittest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-WRAPPER = ROOT / "tests" / "checks" / "gtest_verdict.py"
+from wbcore import gtest_verdict as gv
 
-_spec = importlib.util.spec_from_file_location("gtest_verdict", WRAPPER)
-gv = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(gv)
+# CTest runs the wrapper by path, as the tests here do.
+WRAPPER = pathlib.Path(gv.__file__).resolve()
 
 PROGRAM = r"""
 #include <gtest/gtest.h>

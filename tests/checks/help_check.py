@@ -10,8 +10,8 @@ starts with -x or --name) are counted, and there must be at most ten and an
 option line at all.
 
 The commands: ./workbook, ./workbook grade, ./workbook bench (wb_bench's own
-help, from --bench when given, else the default build's), tests/gpu-suite.sh
-and every script in tests/checks/ that takes --help.
+help, from --bench when given, else the default build's), tests/gpu-suite.sh,
+every script in tests/checks/ that takes --help and wbcore/gtest_verdict.py.
 """
 import argparse
 import os
@@ -54,6 +54,8 @@ def commands(bench):
         if "--help" in script.read_text() or "argparse" in script.read_text():
             found.append((f"tests/checks/{script.name} --help",
                           [sys.executable, str(script), "--help"], {}))
+    verdict = ROOT / "wbcore" / "gtest_verdict.py"   # CTest runs it by path
+    found.append(("wbcore/gtest_verdict.py --help", [sys.executable, str(verdict), "--help"], {}))
     return found
 
 

@@ -84,7 +84,7 @@ std::string demangled(const char* name) {
 }
 
 /// Appends @p key to the file WB_MODULES_LOG names (when set): the record of
-/// every module this process loaded, which tests/checks/gtest_verdict.py hands to
+/// every module this process loaded, which wbcore/gtest_verdict.py hands to
 /// the grader so a stored test outcome is reused only for the same modules.
 void logLoaded(const std::string& key) {
   const char* log = std::getenv("WB_MODULES_LOG");

@@ -2,7 +2,7 @@
 """Runs one GoogleTest test for CTest and passes it only when GoogleTest's own
 report says it passed.
 
-    python3 tests/checks/gtest_verdict.py --test SUITE.NAME [--name CTEST_NAME]
+    python3 wbcore/gtest_verdict.py --test SUITE.NAME [--name CTEST_NAME]
                                    [--links SECTION/EXERCISE ...] -- EXE [ARGS...]
 
 Why: CTest counts a test as passed when its process exits with status 0, and
@@ -107,7 +107,7 @@ HELP = USAGE + """
 
 Runs one GoogleTest test for CTest and passes it only when GoogleTest's own
 report says it passed: exit 0 passed, 1 failed, 77 skipped, 2 usage error.
-The docstring of tests/checks/gtest_verdict.py is the manual.
+The docstring of wbcore/gtest_verdict.py is the manual.
 
 options:
   --test SUITE.NAME     the one GoogleTest test to run (no pattern characters)
