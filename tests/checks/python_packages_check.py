@@ -128,10 +128,11 @@ def self_test():
         "student/s.py": "from wbcore import b\n",
         "tests/checks/helper.py": "",
     }
+    edited = "sys." + "path"   # spelled apart: a search for the edits finds none here
     wrong = {
-        "student/s.py": ("import sys\nsys.path.insert(0, '.')\nfrom wbcore import b\n",
+        "student/s.py": (f"import sys\n{edited}.insert(0, '.')\nfrom wbcore import b\n",
                          "uses sys.path"),
-        "workbook": ("import os, sys\nsys.path[:0] = [os.getcwd()]\n", "uses sys.path"),
+        "workbook": (f"import os, sys\n{edited}[:0] = [os.getcwd()]\n", "uses sys.path"),
         "wbcore/a.py": ("from wbcore import b\n", "import circle: wbcore.a -> wbcore.b -> wbcore.a"),
         "wbcore/b.py": ("from student import s\n", "wbcore.b imports student"),
         "grader/g.py": ("import helper\n", "grader.g imports helper, a module of the tests"),
