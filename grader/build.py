@@ -496,10 +496,15 @@ def confined_test_command(slot, cmd, run_folder, gpu_present, env):
 
 # What a test that shared the GPU with another submission's tests shows when
 # that submission took the GPU's memory or time (its code is hostile too):
-# the CUDA runtime's out-of-memory error, or a time limit.
+# the CUDA runtime's out-of-memory error; the device reported unavailable,
+# which is what a new CUDA context gets on an H100 whose memory another
+# process holds (cudaErrorDevicesUnavailable, 46: measured with the forgery
+# optInDynamicShared__holds_the_gpu_memory_of_other_submissions); or a time
+# limit.
 SHARED_GPU_SYMPTOMS_RE = re.compile(
-    r"out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|\bTimeout\b|"
-    r"timed out|did not return within", re.IGNORECASE)
+    r"out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|"
+    r"cudaErrorDevicesUnavailable|CUDA_ERROR_DEVICE_UNAVAILABLE|busy or unavailable|"
+    r"\bTimeout\b|timed out|did not return within", re.IGNORECASE)
 
 
 def shared_gpu_casualties(results, ctest_output):
@@ -527,7 +532,9 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
     measure (gpu_lock: grading_run.GpuLock, or None for no locking; without
     a GPU nothing runs on one, so nothing is locked). A test of the shared
     run that failed for want of GPU memory or time runs again with the lock
-    held exclusively, and that run's verdict counts (shared_gpu_casualties).
+    held exclusively and one test at a time (a test of the submission's own
+    that takes the GPU's memory must not fail its siblings again), and that
+    run's verdict counts (shared_gpu_casualties).
     `timeout` bounds the runs together (the waits for the lock do not
     count). A phase with nothing to run starts no CTest. Each CTest runs in
     the sandbox (confined_test_command) unless confined is False; what the
@@ -540,10 +547,10 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
     shutil.rmtree(run_folder, ignore_errors=True)
     records = run_folder / RECORDS
     records.mkdir(parents=True)
-    phases = [(label_args, timed, only) for label_args, timed in test_phases(gpu_present)]
+    phases = [(label_args, timed, only, jobs) for label_args, timed in test_phases(gpu_present)]
     index = 0
     while index < len(phases):
-        label_args, timed, names = phases[index]
+        label_args, timed, names, phase_jobs = phases[index]
         selection = []
         if names is not None:
             spec = select_tests(slot, commands, label_args, names)
@@ -570,7 +577,7 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
             junit.unlink(missing_ok=True)
             env = {"WB_TEST_RECORDS": str(records)}
             cmd = ["ctest", "--test-dir", slot.build.absolute(), *label_args, *selection,
-                   "-j", str(jobs), "--output-junit", junit, "--no-tests=ignore"]
+                   "-j", str(phase_jobs), "--output-junit", junit, "--no-tests=ignore"]
             if confined:
                 cmd = confined_test_command(slot, cmd, run_folder, gpu_present, env)
             started = time.monotonic()
@@ -586,7 +593,7 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
         if not timed and gpu_lock is not None and gpu_present:
             again = shared_gpu_casualties(phase_results, result.output)
             if again:
-                phases.insert(index + 1, (label_args, True, again))
+                phases.insert(index + 1, (label_args, True, again, 1))
         index += 1
     run.output = "\n".join(outputs)
     run.records = read_records(records)

@@ -48,8 +48,12 @@ again for each student who has not reached that section only costs the
 minutes of exclusive GPU that a class's grading spends mostly on perf
 tests. A perf pass is never stored, nor a failure that ran a student's file.
 
-One limit remains: a plain failure with a passing cause outside the code
-(the GPU out of memory while other submissions share it) is stored like any
+A failure whose cause lies outside the code is kept out where the grader
+can tell: a test that shared the GPU with another submission's tests and
+failed with CUDA's out-of-memory or device-unavailable error, or a time
+limit, runs again with the GPU to itself, one test at a time, and only that
+run's verdict is stored (grader/build.py, shared_gpu_casualties). One limit
+remains: such a failure that names none of those is stored like any
 failure; timeouts and crashes are not stored. Delete the cache folder, or
 grade with --no-cache, to run everything afresh.
 

@@ -368,6 +368,42 @@ class RunTestsTest(unittest.TestCase):
         self.assertEqual(holds, ["shared", "exclusive", "exclusive"],
                          "the shared run, the test again alone, then the timed tests")
 
+    def test_tests_that_run_again_alone_run_one_at_a_time(self):
+        # Two casualties of a GPU whose memory was taken (the device reported
+        # unavailable, as a new context gets it on an H100): run again with
+        # the lock held alone and one at a time, since a test of the
+        # submission's own may be what takes the memory.
+        names = ["starter.layout.Layout/GpuLayout.Squeezed/setRowReadCol_square",
+                 "starter.layout.Layout/GpuLayout.Squeezed/setRowReadCol_rect"]
+        testfile = self.slot.build / "CTestTestfile.cmake"
+        text = testfile.read_text()
+        for i, name in enumerate(names):
+            marker = self.slot.root / f"squeezed.{i}"
+            code = (f"import sys, pathlib; m = pathlib.Path({str(marker)!r})\n"
+                    "if not m.exists():\n"
+                    "    m.write_text('x'); print('cudaSetDevice: cudaErrorDevicesUnavailable "
+                    "(46)'); sys.exit(1)\n")
+            text += (f"add_test([==[{name}]==] [==[{sys.executable}]==] -c [==[{code}]==])\n"
+                     f"set_tests_properties([==[{name}]==] PROPERTIES LABELS "
+                     "[==[layout;starter;gpu;exercise=setRowReadCol]==])\n")
+        testfile.write_text(text)
+
+        class Recording(gb.Commands):
+            seen = []
+
+            def run(self, cmd, *args, **kwargs):
+                self.seen.append([str(c) for c in cmd])
+                return super().run(cmd, *args, **kwargs)
+
+        commands = Recording()
+        run = gb.run_tests(self.slot, commands, True, 2, 120, gpu_lock=self.lock, confined=False)
+        self.assertEqual([run.results[n].result for n in names], ["passed", "passed"], run.output)
+        again = [cmd for cmd in commands.seen if "-I" in cmd and "-N" not in cmd]
+        self.assertEqual(len(again), 1, commands.seen)
+        self.assertEqual(again[0][again[0].index("-j") + 1], "1", "one test at a time")
+        self.assertEqual(commands.seen[0][commands.seen[0].index("-j") + 1], "2",
+                         "the shared run keeps its jobs")
+
     def test_only_failures_that_look_like_a_shared_gpu_run_again(self):
         def result(name, outcome, output):
             return name, TestResult(name, outcome, 1.0, output)
@@ -377,9 +413,11 @@ class RunTestsTest(unittest.TestCase):
             result("c", "passed", "out of memory"),
             result("d", "failed", ""),
             result("e", "failed", "the call did not return within 60 s"),
+            result("f", "failed", "optInDynamicShared(kernel, 50176) returned "
+                                  "cudaErrorDevicesUnavailable (46)"),
         ])
         output = "1/5 Test #4: d ...........***Timeout 60.01 sec\n"
-        self.assertEqual(gb.shared_gpu_casualties(results, output), ["b", "d", "e"])
+        self.assertEqual(gb.shared_gpu_casualties(results, output), ["b", "d", "e", "f"])
 
     def test_the_records_of_the_run_are_read(self):
         run = self.run_tests(gpu_present=False)

@@ -66,7 +66,10 @@ IsolatedResult checkLimits(
       kFields,
       [](std::size_t i) {
         int device = 0;
-        if (cudaGetDevice(&device) != cudaSuccess) throw std::runtime_error("cudaGetDevice failed");
+        const cudaError_t err = cudaGetDevice(&device);
+        if (err != cudaSuccess) {
+          throw std::runtime_error(std::string("cudaGetDevice failed: ") + cudaGetErrorName(err));
+        }
         return field(sharedMemoryLimits(device), i);
       },
       {}, [&judge](const std::vector<IsolatedResult>& results, const check::Replay&) {

@@ -1,7 +1,7 @@
 // forgery: none; an honest bug, the yardstick of the next file: the padded tile is indexed as if unpadded
 // exercise: transpose/transposeSmemPad
 // base: solutions
-// expect: zero
+// expect: zero bank_conflicts and below base
 #include "transpose/transpose.cuh"
 
 namespace wb::transpose {
