@@ -92,9 +92,12 @@ OWN_MODULE_LABELS = RUNNER_LABELS + ("method",)
 # build scripts, the contracts, the tests and their harness, the kernel
 # runner, the checks CTest runs and the Python they import (all of wbcore
 # and the grader, so a change to how the grader reads CTest's results also
-# starts the cache afresh). The grader's own tests are not among them.
-FINGERPRINTED = ("CMakeLists.txt", "CMakePresets.json", "cmake", "chapters", "tests", "wbcore", "workbook.toml",
-                 "grader/build.py", "grader/score.py", "grader/points.py", "grader/cache.py")
+# starts the cache afresh), and solutions/, from which the reference modules
+# that the perf, profile and method checks hold a kernel against are built.
+# The grader's own tests are not among them.
+FINGERPRINTED = ("CMakeLists.txt", "CMakePresets.json", "cmake", "chapters", "solutions", "tests",
+                 "wbcore", "workbook.toml", "grader/build.py", "grader/score.py",
+                 "grader/points.py", "grader/cache.py")
 SKIPPED_PARTS = ("__pycache__",)
 TOOL_VERSIONS = (("nvcc", "--version"), ("ctest", "--version"))
 

@@ -14,6 +14,7 @@ import time
 import traceback
 
 from wbcore import course as wbex
+from wbcore.files import printable
 from . import build as gb
 from . import cache as gc
 from . import report as gr
@@ -402,7 +403,7 @@ def grade_batch(grader, folder, out_dir, jobs=1, regrade=False, log=print):
 
     def log(line):
         with one_line:
-            write_line(line)
+            write_line(printable(line))
     started_wall = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     started = time.monotonic()
     entries = batch_entries(folder, out_dir)
@@ -433,8 +434,14 @@ def grade_batch(grader, folder, out_dir, jobs=1, regrade=False, log=print):
         finally:
             with slot_lock:
                 free.append(slot)
-        write_error_log(grade, out_dir / name)
-        gr.write_outputs(grade, out_dir / name, grader.options.points.split)
+        try:
+            write_error_log(grade, out_dir / name)
+            gr.write_outputs(grade, out_dir / name, grader.options.points.split)
+        except Exception as err:  # a grader bug: this submission's error, not the batch's end
+            grade = grader._failed(grade.submission, "error", "internal grader error writing the "
+                                   f"results: {type(err).__name__}: {err}")
+            grade.warnings.append(traceback.format_exc())
+            gr.write_outputs(grade, out_dir / name, grader.options.points.split)
         with book_lock:
             write_gradebook(out_dir, entries)
         return grade

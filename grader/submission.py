@@ -26,7 +26,7 @@ import sys
 
 from wbcore import course as wbex
 from wbcore import sandbox
-from wbcore.files import atomic_write
+from wbcore.files import atomic_write, printable
 from . import unpack
 
 MAX_SOURCE_BYTES = 1 << 20          # one exercise file
@@ -73,8 +73,9 @@ def archive_kind(path):
 
 
 def submission_name(path):
-    """A submission's name: its file name without the archive suffix."""
-    name = pathlib.Path(path).name
+    """A submission's name: its file name without the archive suffix, bytes
+    that are not UTF-8 written as \\xNN."""
+    name = printable(pathlib.Path(path).name)
     lower = name.lower()
     for suffix, _ in ARCHIVE_SUFFIXES:
         if lower.endswith(suffix) and len(name) > len(suffix):
@@ -117,12 +118,35 @@ def _regular_file_under(root, relative):
     return True, None
 
 
+def _open_regular_under(root, relative):
+    """A descriptor of the regular file root/relative, reached one folder
+    at a time, none of them through a link, and opened without waiting:
+    the student may change the folder between the look above and this open
+    (a folder swapped for a link would lead out of it; a file swapped for a
+    pipe would hold the grader in open()). Raises OSError otherwise."""
+    parts = relative.split("/")
+    folder = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for part in parts[:-1]:
+            inner = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=folder)
+            os.close(folder)
+            folder = inner
+        fd = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
+    finally:
+        os.close(folder)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(0, "not a regular file")
+    os.set_blocking(fd, True)
+    return fd
+
+
 def _read_folder(root, all_exercises, notes):
     root = os.path.realpath(root)
     try:
         tops = sorted(entry.name for entry in os.scandir(root))[:1000]
     except OSError as err:
-        raise SubmissionError(f"cannot read the folder {root}: {err.strerror}") from None
+        raise SubmissionError(f"cannot read the folder {printable(root)}: {err.strerror}") from None
     candidates = set()
     for prefix in ["", "starter/"] + [f"{t}/" for t in tops] + [f"{t}/starter/" for t in tops]:
         for e in all_exercises:
@@ -136,7 +160,7 @@ def _read_folder(root, all_exercises, notes):
     contents = {}
     for key, relative in chosen.items():
         try:
-            fd = os.open(os.path.join(root, relative), os.O_RDONLY | os.O_NOFOLLOW)
+            fd = _open_regular_under(root, relative)
         except OSError as err:
             notes.add(f"ignored {relative}: {err.strerror}")
             continue
@@ -229,16 +253,16 @@ def _read_archive(path, kind, all_exercises):
     try:
         size = path.stat().st_size
     except OSError as err:
-        raise SubmissionError(f"cannot read {path}: {err.strerror}") from None
+        raise SubmissionError(f"cannot read {printable(str(path))}: {err.strerror}") from None
     if size > MAX_ARCHIVE_BYTES:
-        raise SubmissionError(f"{path.name} is larger than {MAX_ARCHIVE_BYTES >> 20} MiB")
+        raise SubmissionError(f"{printable(path.name)} is larger than {MAX_ARCHIVE_BYTES >> 20} MiB")
     archive = os.path.realpath(path)
     request = {"archive": archive, "kind": kind, "display": path.name,
                "wanted": {e.key: exercise_path(e) for e in all_exercises},
                "limits": {"source_bytes": MAX_SOURCE_BYTES, "members": MAX_MEMBERS,
                           "unpacked_bytes": MAX_UNPACKED_BYTES, "notes": MAX_NOTES,
                           "header_bytes": MAX_HEADER_BYTES, "header_digits": MAX_HEADER_DIGITS}}
-    reply = _run_reader(request, archive, path.name)
+    reply = _run_reader(request, archive, printable(path.name))
     if "error" in reply:
         raise SubmissionError(str(reply["error"]))
     try:
@@ -247,7 +271,7 @@ def _read_archive(path, kind, all_exercises):
         chosen = {key: str(reply["found_at"][key]) for key in contents}
         notes = [str(n) for n in reply["notes"]][:MAX_NOTES + 1]
     except (KeyError, TypeError, AttributeError, binascii.Error) as err:
-        raise SubmissionError(f"{path.name}: the archive reader's reply is malformed "
+        raise SubmissionError(f"{printable(path.name)}: the archive reader's reply is malformed "
                               f"({type(err).__name__})") from None
     return contents, chosen, notes
 
@@ -258,19 +282,25 @@ def read(path, all_exercises=None):
     path = pathlib.Path(path)
     all_exercises = wbex.exercises() if all_exercises is None else all_exercises
     notes = unpack.Notes(MAX_NOTES)
+    if path.is_symlink():
+        # The grader reads with its own rights: a link placed where students
+        # leave their work could lead to a folder its author may not read.
+        raise SubmissionError(f"{printable(path.name)} is a symbolic link: the grader follows "
+                              "no link (put the folder or archive itself there)")
     if not path.exists():
-        raise SubmissionError(f"no such submission: {path}")
+        raise SubmissionError(f"no such submission: {printable(str(path))}")
     if path.is_dir():
         contents, chosen = _read_folder(path, all_exercises, notes)
     else:
         kind = archive_kind(path)
         if kind is None:
-            raise SubmissionError(f"{path.name}: unknown archive type (a submission is {ACCEPTED})")
+            raise SubmissionError(f"{printable(path.name)}: unknown archive type "
+                                  f"(a submission is {ACCEPTED})")
         contents, chosen, said = _read_archive(path, kind, all_exercises)
         notes.extend(said)
     found_at = {key: chosen[key] for key in contents}
     missing = [e.key for e in all_exercises if e.key not in contents]
-    return Submission(contents, found_at, missing, list(notes))
+    return Submission(contents, found_at, missing, [printable(n) for n in notes])
 
 
 def write_if_changed(path, data):

@@ -134,6 +134,13 @@ def _gpu_devices():
 
 def _sandbox_args(bwrap, read_only, writable, gpu, cwd, env, tmp):
     args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session"]
+    if not gpu:
+        # Run as root, bubblewrap keeps every capability inside, and with
+        # them a process may remount a read-only bind read-write. A run with
+        # the GPU keeps them for now: Nsight Compute's counters may need
+        # them where the driver keeps profiling to administrators, which is
+        # not yet measured without.
+        args += ["--cap-drop", "ALL"]
     for name in SYSTEM_LINKS_OR_FOLDERS:
         path = "/" + name
         if os.path.islink(path):

@@ -7,6 +7,7 @@ import json
 import os
 import pathlib
 import stat
+import tarfile
 import tempfile
 import threading
 import time
@@ -282,6 +283,46 @@ class UnreadableArchivesTest(unittest.TestCase):
             with open(out / gr.GRADEBOOK, newline="") as handle:
                 self.assertEqual(sorted(row["submission"] for row in csv.DictReader(handle)),
                                  sorted(reasons))
+
+
+class HostileNamesTest(unittest.TestCase):
+    """A name that is not UTF-8 (a folder's own, or a member of a student's
+    archive) and an entry that is a link: every entry gets its results, and
+    the batch ends normally, also two at a time with the cache (where the
+    first is graded alone before the others start)."""
+
+    def test_every_entry_is_graded_and_the_batch_goes_on(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = pathlib.Path(tmp)
+            folder = tmp / "class"
+            folder.mkdir()
+            os.mkdir(os.fsencode(folder) + b"/0-jos\x82")
+            with tarfile.open(folder / "aaron.tar.gz", "w:gz", format=tarfile.GNU_FORMAT,
+                              errors="surrogateescape") as archive:
+                link = tarfile.TarInfo("starter/\udcff")
+                link.type, link.linkname = tarfile.SYMTYPE, "reduction"
+                archive.addfile(link)
+            secret = tmp / "someone-elses" / "starter" / "reduction"
+            secret.mkdir(parents=True)
+            (secret / "reduceSmem.cu").write_text("// another student's work\n")
+            (folder / "mallory").symlink_to(tmp / "someone-elses")
+            options = grun.Options(points=points(), work_dir=tmp / "work", gpu_present=False,
+                                   gpu_note="no GPU in this test", cache=True)
+            out = tmp / "graded"
+            lines = []
+            graded = grun.grade_batch(grun.Grader(options), folder, out, jobs=2,
+                                      log=lines.append)
+            self.assertEqual(graded, 3, "\n".join(lines))
+            docs = {e.name: json.loads((out / e[0] / gr.RESULTS).read_text())
+                    for e in grun.batch_entries(folder, out)}
+            self.assertEqual(sorted(docs), ["0-jos\\x82", "aaron", "mallory"])
+            status = {name: doc["extra_data"]["status"] for name, doc in docs.items()}
+            self.assertEqual(status, {"0-jos\\x82": "empty", "aaron": "empty", "mallory": "error"})
+            self.assertIn("symbolic link", docs["mallory"]["extra_data"]["reason"])
+            folders = {e.name: e[0] for e in grun.batch_entries(folder, out)}
+            self.assertIn("starter/\\xff", (out / folders["aaron"] / gr.SUMMARY).read_text())
+            with open(out / gr.GRADEBOOK, newline="", encoding="utf-8") as handle:
+                self.assertEqual(len(list(csv.DictReader(handle))), 3)
 
 
 class GpuLockTest(unittest.TestCase):

@@ -117,6 +117,12 @@ class KeyTest(unittest.TestCase):
             (root / "tests" / "a_test.cu").write_text("two")
             self.assertNotEqual(gc.repository_fingerprint(root, paths), first)
 
+    def test_the_references_are_in_the_fingerprint(self):
+        # The perf, profile and method checks hold a kernel against the
+        # reference modules built from solutions/: a changed reference must
+        # not reuse outcomes measured against the old one.
+        self.assertIn("solutions", gc.FINGERPRINTED)
+
     def test_digests_of_the_staged_files(self):
         with tempfile.TemporaryDirectory() as tmp:
             gsub.stage({"layout/setRowReadCol": b"mine"}, tmp, EXERCISES)

@@ -110,6 +110,30 @@ class LayoutTest(SubmissionTest):
 
 
 class SafetyTest(SubmissionTest):
+    def test_a_submission_that_is_a_link_is_refused(self):
+        # The grader reads with its own rights: a link left among the
+        # submissions could lead to a folder its author may not read.
+        self.write("elsewhere/starter/reduction/reduceSmem.cu")
+        (self.tmp / "mallory").symlink_to(self.tmp / "elsewhere")
+        with self.assertRaisesRegex(gsub.SubmissionError, "symbolic link"):
+            self.read(self.tmp / "mallory")
+
+    def test_a_file_changed_after_the_look_is_opened_only_if_still_regular(self):
+        # Between the look at the folder and the open, the student may swap
+        # the file for a pipe (open() would wait for ever) or a folder on
+        # the way for a link (it would lead out of the submission).
+        self.write("s/starter/reduction/reduceSmem.cu")
+        os.mkfifo(self.tmp / "s" / "starter" / "pipe.cu")
+        with self.assertRaises(OSError):
+            gsub._open_regular_under(str(self.tmp / "s"), "starter/pipe.cu")
+        self.write("outside/reduction/reduceSmem.cu", b"the reference")
+        (self.tmp / "s" / "swapped").symlink_to(self.tmp / "outside")
+        with self.assertRaises(OSError):
+            gsub._open_regular_under(str(self.tmp / "s"), "swapped/reduction/reduceSmem.cu")
+        fd = gsub._open_regular_under(str(self.tmp / "s"), "starter/reduction/reduceSmem.cu")
+        with os.fdopen(fd, "rb") as stream:
+            self.assertEqual(stream.read(), KERNEL)
+
     def test_traversal_in_zip_is_ignored_and_reported(self):
         path = self.archive("s.zip", make_zip({
             "../layout/setRowReadCol.cu": b"outside",

@@ -83,6 +83,18 @@ class SandboxTest(unittest.TestCase):
         self.assertFalse((view / "no").exists())
         self.assertIn("Read-only file system", done.stderr)
 
+    def test_no_capability_is_left_to_remount_a_read_only_bind(self):
+        # As root, bubblewrap would keep every capability inside: a process
+        # could remount a read-only bind read-write and write the host's file.
+        view = self.tmp / "view"
+        view.mkdir()
+        (view / "kept.txt").write_text("original")
+        done = run(["sh", "-c", f"grep CapEff /proc/self/status; "
+                                f"mount -o remount,bind,rw {view}; echo changed > {view}/kept.txt"],
+                   read_only=[view])
+        self.assertIn("CapEff:\t0000000000000000", done.stdout)
+        self.assertEqual((view / "kept.txt").read_text(), "original")
+
     def test_a_writable_folder_inside_a_read_only_one_stays_writable(self):
         inner = self.tmp / "build" / "Testing"
         inner.mkdir(parents=True)
