@@ -22,7 +22,9 @@ they are linked:
     for the exercises of section config (book 5.1) alone, plus whatever the
     reference imports;
   - sections: no .init_array, .fini_array, .preinit_array, .ctors, .dtors,
-    .init, .fini (by name or by section type);
+    .init, .fini (by name or by section type); no symbol of the exercise's in
+    the unwind tables (.eh_frame, .gcc_except_table), which the compiler
+    fills without one;
   - executable sections: only the compiler's functions (no data symbol, no
     section of another name than .text*, none writable, no bytes outside a
     function but the assembler's padding), so no machine code hides as data;
@@ -654,6 +656,7 @@ def check_object(obj_path, reference_path, exercise_key):
         problems = []
         problems += _check_kind(student, reference)
         problems += _check_sections(student)
+        problems += _check_unwind_sections(student)
         problems += _check_executable_sections(student)
         problems += _check_instructions(student)
         problems += _check_definitions(student, reference, section)
@@ -691,6 +694,29 @@ def _check_sections(student):
             problems.append(CONSTRUCTOR_REASON.format(section=name))
         elif named(STATIC_DESTRUCTOR_SECTIONS) or kind == SHT_FINI_ARRAY:
             problems.append(DESTRUCTOR_REASON.format(section=name))
+    return problems
+
+
+# The unwind tables: the linker merges them into the test program's own,
+# and they decide where an exception is sent (a frame's personality routine,
+# a landing pad). The compiler writes them with no symbol of their own
+# (only the section's); a variable placed there by a section attribute has
+# one, and its bytes are the student's.
+UNWIND_SECTIONS = (".eh_frame", ".gcc_except_table")
+UNWIND_REASON = ("has {name} in the unwind table {section}: the exception tables are the "
+                 "compiler's; put no section attribute on code or data")
+
+
+def _check_unwind_sections(student):
+    elf = student.elf
+    problems = []
+    for name, _, kind, shndx in elf.symbols:
+        if kind in (STT_SECTION, STT_FILE) or not 0 < shndx < len(elf.sections):
+            continue
+        section = elf.sections[shndx][0]
+        if any(section == p or section.startswith(p + ".") for p in UNWIND_SECTIONS):
+            problems.append(UNWIND_REASON.format(name=_demangled(name) or "a symbol",
+                                                 section=section))
     return problems
 
 
