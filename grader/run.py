@@ -392,6 +392,12 @@ def write_gradebook(out_dir, entries):
     return len(rows)
 
 
+# With the result cache and --jobs N, the first submission is graded alone
+# for at most this long before the others start anyway: one whose tests hang
+# until the suite's time limit must not hold the whole class back.
+FIRST_ALONE_SECONDS = 600
+
+
 def grade_batch(grader, folder, out_dir, jobs=1, regrade=False, log=print):
     """Grade every entry of folder into out_dir/<name>/, `jobs` at a time,
     skipping those already graded (unless regrade). The gradebook is
@@ -461,24 +467,30 @@ def grade_batch(grader, folder, out_dir, jobs=1, regrade=False, log=print):
     waves = [todo]
     if jobs > 1 and len(todo) > 1 and getattr(grader.options, "cache", False):
         waves = [todo[:1], todo[1:]]
-        log(f"{todo[0][0]} is graded alone first: the tests it runs are stored, so the others "
-            f"({jobs} at a time) run only what differs")
+        log(f"{todo[0][0]} is graded alone first (for up to {FIRST_ALONE_SECONDS} s): the tests "
+            f"it runs are stored, so the others ({jobs} at a time) run only what differs")
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
     try:
-        for wave in waves:
-            wave_futures = {pool.submit(work, n, p): n for n, p in wave}
-            futures.update(wave_futures)
-            for future in concurrent.futures.as_completed(wave_futures):
-                grade = future.result()
-                done += 1
-                log(f"[{done}/{len(todo)}] {grade.submission}: {grade.score:g} of "
-                    f"{grade.max_score:g} ({grade.status}"
-                    f"{': ' + grade.reason if grade.reason else ''})"
-                    + (f"; {gr.reused_line(grade)}" if grade.tests_reused else ""))
-                for warning in grade.warnings:
-                    if warning not in warned:
-                        warned.add(warning)
-                        log(f"warning: {warning}")
+        for index, wave in enumerate(waves):
+            if stop.is_set():
+                break
+            futures.update({pool.submit(work, n, p): n for n, p in wave})
+            if index + 1 < len(waves):
+                first, _ = concurrent.futures.wait(futures, timeout=FIRST_ALONE_SECONDS)
+                if not first:
+                    log(f"{todo[0][0]} is still being graded after {FIRST_ALONE_SECONDS} s: "
+                        "the others start now")
+        for future in concurrent.futures.as_completed(futures):
+            grade = future.result()
+            done += 1
+            log(f"[{done}/{len(todo)}] {grade.submission}: {grade.score:g} of "
+                f"{grade.max_score:g} ({grade.status}"
+                f"{': ' + grade.reason if grade.reason else ''})"
+                + (f"; {gr.reused_line(grade)}" if grade.tests_reused else ""))
+            for warning in grade.warnings:
+                if warning not in warned:
+                    warned.add(warning)
+                    log(f"warning: {warning}")
     except (KeyboardInterrupt, gb.Interrupted):
         # Stop the running builds and tests; their submissions write nothing.
         interrupted = True

@@ -13,6 +13,7 @@ import threading
 import time
 import types
 import unittest
+from unittest import mock
 
 from gradingtest import EXERCISES, ctest_labels, make_tar, make_zip, outcome, points
 from grader import build as gb
@@ -36,12 +37,13 @@ class FakeGrader:
         self.graded = []
         self.spans = []        # (name, "start" or "end", time)
         self.seconds = 0.0     # how long grade() takes
+        self.slow = {}         # name -> how long grade() takes for that one
 
     def grade(self, path, name, slot):
         if name == self.interrupt_on:
             raise gb.Interrupted()
         self.spans.append((name, "start", time.monotonic()))
-        time.sleep(self.seconds)
+        time.sleep(self.slow.get(name, self.seconds))
         self.spans.append((name, "end", time.monotonic()))
         self.graded.append(name)
         passed = outcome("starter.reduction.HostEffectiveBandwidth.A",
@@ -109,7 +111,17 @@ class BatchTest(unittest.TestCase):
         self.assertLess(last_start, min(t for n, e, t in grader.spans
                                         if n != "alice" and e == "end"))
 
-    def test_resume_skips_finished_and_regrade_does_not(self):
+    def test_a_first_submission_that_takes_too_long_does_not_hold_the_others(self):
+        grader = FakeGrader(self.tmp / "work")
+        grader.options.cache = True
+        grader.slow = {"alice": 1.5}
+        with mock.patch.object(grun, "FIRST_ALONE_SECONDS", 0.3):
+            self.assertEqual(self.batch(grader, jobs=2), 4)
+        first_end = next(t for n, e, t in grader.spans if n == "alice" and e == "end")
+        started = [t for n, e, t in grader.spans if n != "alice" and e == "start"]
+        self.assertTrue(any(t < first_end for t in started), grader.spans)
+
+
         self.batch(FakeGrader(self.tmp / "work"))
         stamp = (self.out / "alice" / gr.RESULTS).stat().st_mtime_ns
         again = FakeGrader(self.tmp / "work")
