@@ -500,11 +500,11 @@ def confined_test_command(slot, cmd, run_folder, gpu_present, env):
 # which is what a new CUDA context gets on an H100 whose memory another
 # process holds (cudaErrorDevicesUnavailable, 46: measured with the forgery
 # optInDynamicShared__holds_the_gpu_memory_of_other_submissions); or a time
-# limit.
+# limit (CTest's, a GPU check's, Nsight Compute's or compute-sanitizer's).
 SHARED_GPU_SYMPTOMS_RE = re.compile(
     r"out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|"
     r"cudaErrorDevicesUnavailable|CUDA_ERROR_DEVICE_UNAVAILABLE|busy or unavailable|"
-    r"\bTimeout\b|timed out|did not return within", re.IGNORECASE)
+    r"\bTimeout\b|timed out|did not return within|did not finish within", re.IGNORECASE)
 
 
 def shared_gpu_casualties(results, ctest_output):

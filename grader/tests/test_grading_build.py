@@ -415,9 +415,11 @@ class RunTestsTest(unittest.TestCase):
             result("e", "failed", "the call did not return within 60 s"),
             result("f", "failed", "optInDynamicShared(kernel, 50176) returned "
                                   "cudaErrorDevicesUnavailable (46)"),
+            result("g", "failed", "compute-sanitizer --tool racecheck did not finish within "
+                                  "120 s"),
         ])
         output = "1/5 Test #4: d ...........***Timeout 60.01 sec\n"
-        self.assertEqual(gb.shared_gpu_casualties(results, output), ["b", "d", "e", "f"])
+        self.assertEqual(gb.shared_gpu_casualties(results, output), ["b", "d", "e", "f", "g"])
 
     def test_the_records_of_the_run_are_read(self):
         run = self.run_tests(gpu_present=False)
