@@ -685,14 +685,19 @@ def _check_kind(student, reference):
     return problems
 
 
+def _named(section, prefixes):
+    """Whether a section is one of these to the linker (a suffix such as
+    .init_array.00101 or .gcc_except_table.FUNCTION is the same section)."""
+    return any(section == p or section.startswith(p + ".") for p in prefixes)
+
+
 def _check_sections(student):
     problems = []
     for name, kind, _ in student.elf.sections:
-        def named(prefixes):
-            return any(name == p or name.startswith(p + ".") for p in prefixes)
-        if named(STATIC_CONSTRUCTOR_SECTIONS) or kind in (SHT_INIT_ARRAY, SHT_PREINIT_ARRAY):
+        if (_named(name, STATIC_CONSTRUCTOR_SECTIONS)
+                or kind in (SHT_INIT_ARRAY, SHT_PREINIT_ARRAY)):
             problems.append(CONSTRUCTOR_REASON.format(section=name))
-        elif named(STATIC_DESTRUCTOR_SECTIONS) or kind == SHT_FINI_ARRAY:
+        elif _named(name, STATIC_DESTRUCTOR_SECTIONS) or kind == SHT_FINI_ARRAY:
             problems.append(DESTRUCTOR_REASON.format(section=name))
     return problems
 
@@ -714,7 +719,7 @@ def _check_unwind_sections(student):
         if kind in (STT_SECTION, STT_FILE) or not 0 < shndx < len(elf.sections):
             continue
         section = elf.sections[shndx][0]
-        if any(section == p or section.startswith(p + ".") for p in UNWIND_SECTIONS):
+        if _named(section, UNWIND_SECTIONS):
             problems.append(UNWIND_REASON.format(name=_demangled(name) or "a symbol",
                                                  section=section))
     return problems
