@@ -118,6 +118,7 @@ foreach(index RANGE ${last})
   add_test("${test}" "${WB_PYTHON}" "${WB_CHECKS}/sanitize_check.py" --runner "${WB_RUNNER}"
            --kernel "${section}/${id}" --source-dir "${WB_SOURCES}=${WB_IMPL}")
   set_tests_properties("${test}" PROPERTIES LABELS "${labels};sanitize"
-                       SKIP_RETURN_CODE 77 TIMEOUT 360 ENVIRONMENT "WB_MODULES=${WB_MODULES}"
+                       SKIP_RETURN_CODE 77 TIMEOUT 360
+                       ENVIRONMENT "WB_MODULES=${WB_MODULES};WB_TEST_NAME=${test}"
                        ENVIRONMENT_MODIFICATION "${WB_PYTHONPATH_MODIFICATION}")
 endforeach()

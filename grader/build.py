@@ -31,6 +31,7 @@ import xml.etree.ElementTree as ET
 from wbcore import build as wbbuild
 from wbcore import course as wbex
 from wbcore import ctest_listing
+from wbcore import gtest_verdict
 from wbcore import object_check
 from wbcore import results as wbres
 from wbcore import sandbox
@@ -425,6 +426,11 @@ class TestRun:
     # wbcore/gtest_verdict.py's record of each GoogleTest test, by test name:
     # its verdict and the exercises whose code it ran (modules, objects)
     records: dict = dataclasses.field(default_factory=dict)
+    # The tests whose last run failed with a sign of another process holding
+    # the GPU (shared_gpu_casualties): their verdict is not stored in the
+    # result cache, where another submission with the same files would reuse
+    # what this one's code (or a neighbour's) did to the GPU.
+    unsure: set = dataclasses.field(default_factory=set)
 
 
 def read_records(folder):
@@ -476,13 +482,14 @@ def _tool_folders():
     return [] if prefix.startswith(("/usr", "/opt")) else [prefix]
 
 
-def confined_test_command(slot, cmd, run_folder, gpu_present, env):
+def confined_test_command(slot, cmd, run_folder, gpu_present, env, profiling=False):
     """A CTest command run in the sandbox (wbcore/sandbox.py): it sees the
     slot's build and staged submission, the repository's folders the tests
     read and the Pythons they run, read-only; it writes only the run's own
     folder and CTest's log (build/Testing). The work folder (other slots,
     the result cache), the results, solutions/ and the home folder are not
-    there. With a GPU, its device files are."""
+    there. With a GPU, its device files are; `profiling` (the perf and
+    profile tests) keeps what Nsight Compute needs (sandbox.command)."""
     testing = slot.build / "Testing"
     testing.mkdir(parents=True, exist_ok=True)
     read_only = [slot.build, slot.staged, *_python_folders(slot), *_tool_folders()]
@@ -491,34 +498,44 @@ def confined_test_command(slot, cmd, run_folder, gpu_present, env):
               if k.startswith(PASSED_ENV_PREFIXES) or k in PASSED_ENV}
     passed.update(env)
     return sandbox.command(cmd, read_only=read_only, writable=[run_folder, testing],
-                           gpu=gpu_present, cwd=wbex.ROOT, env=passed)
+                           gpu=gpu_present, cwd=wbex.ROOT, env=passed, profiling=profiling)
 
 
-# What a test that shared the GPU with another submission's tests shows when
-# that submission took the GPU's memory or time (its code is hostile too):
-# the CUDA runtime's out-of-memory error; the device reported unavailable,
-# which is what a new CUDA context gets on an H100 whose memory another
-# process holds (cudaErrorDevicesUnavailable, 46: measured with the forgery
-# optInDynamicShared__holds_the_gpu_memory_of_other_submissions); or a time
-# limit (CTest's, a GPU check's, Nsight Compute's or compute-sanitizer's).
-SHARED_GPU_SYMPTOMS_RE = re.compile(
-    r"out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|"
-    r"cudaErrorDevicesUnavailable|CUDA_ERROR_DEVICE_UNAVAILABLE|busy or unavailable|"
-    r"\bTimeout\b|timed out|did not return within|did not finish within", re.IGNORECASE)
+def read_gpu_contention(folder):
+    """The names of the tests whose harness found the GPU held by another
+    process: the .contention notes in the run's records folder
+    (wbcore/gtest_verdict.py, write_gpu_contention)."""
+    names = set()
+    for path in sorted(pathlib.Path(folder).glob("*" + gtest_verdict.CONTENTION_SUFFIX)):
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(doc, dict) and isinstance(doc.get("test"), str):
+            names.add(doc["test"])
+    return names
 
 
-def shared_gpu_casualties(results, ctest_output):
-    """The tests of a phase run beside other submissions' (the GPU lock
-    held shared) that failed the way a test fails when another process
-    holds the GPU's memory or time: they run again alone before their
-    verdict counts, so no submission's grade depends on what another's code
-    did meanwhile. `results`: name -> JUnit record; `ctest_output`: the
-    phase's CTest output (where a timeout is named)."""
+def shared_gpu_casualties(results, ctest_output, contention):
+    """The tests of a phase run beside another submission's (the GPU lock
+    held shared by both) that failed the way a test fails when another
+    process holds the GPU's memory or time: they run again alone before
+    their verdict counts, so no submission's grade depends on what another's
+    code did meanwhile. The signs are the harness's and CTest's own, never
+    the test's output, where a kernel's printf lands ("out of memory"
+    printed there bought a second try: forgery
+    reduceSmemUnroll__prints_out_of_memory_for_a_second_try):
+    `contention` names the tests whose harness met the GPU's memory taken
+    or the device unavailable (what a new CUDA context gets on an H100
+    whose memory another process holds, cudaErrorDevicesUnavailable:
+    measured with the forgery
+    optInDynamicShared__holds_the_gpu_memory_of_other_submissions), or
+    whose sanitizer run stopped at its time limit (read_gpu_contention);
+    `ctest_output` names CTest's timeouts. `results`: name -> JUnit record."""
     timed_out = {m.group(1) for m in CTEST_ABNORMAL_RE.finditer(ctest_output)
                  if m.group(2) == "Timeout"}
     return sorted(name for name, r in results.items()
-                  if r.result == "failed"
-                  and (name in timed_out or SHARED_GPU_SYMPTOMS_RE.search(r.output or "")))
+                  if r.result == "failed" and (name in timed_out or name in contention))
 
 
 def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=None,
@@ -530,11 +547,14 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
     sanitizer runs may share the GPU); then the perf and profile tests
     holding it exclusively, so no other submission's kernel runs while they
     measure (gpu_lock: grading_run.GpuLock, or None for no locking; without
-    a GPU nothing runs on one, so nothing is locked). A test of the shared
-    run that failed for want of GPU memory or time runs again with the lock
-    held exclusively and one test at a time (a test of the submission's own
-    that takes the GPU's memory must not fail its siblings again), and that
-    run's verdict counts (shared_gpu_casualties).
+    a GPU nothing runs on one, so nothing is locked). When another
+    submission's run held the GPU beside the shared run (the lock's own
+    record, GpuLock.shared), a test of it that failed for want of GPU memory
+    or time runs again with the lock held exclusively and one test at a
+    time (a test of the submission's own that takes the GPU's memory must
+    not fail its siblings again), and that run's verdict counts
+    (shared_gpu_casualties). Graded alone, a submission's failures are its
+    own: nothing runs again.
     `timeout` bounds the runs together (the waits for the lock do not
     count). A phase with nothing to run starts no CTest. Each CTest runs in
     the sandbox (confined_test_command) unless confined is False; what the
@@ -567,7 +587,7 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
             lock = contextlib.nullcontext()
         else:
             lock = gpu_lock.exclusive() if timed else gpu_lock.shared()
-        with lock:
+        with lock as hold:
             left = timeout - spent
             if left <= 0:
                 run.timed_out = True
@@ -575,11 +595,14 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
             # Absolute: CTest writes it from inside the build folder.
             junit = run_folder / f"ctest-junit-{index}.xml"
             junit.unlink(missing_ok=True)
+            for note in records.glob("*" + gtest_verdict.CONTENTION_SUFFIX):
+                note.unlink(missing_ok=True)   # each phase's notes are its own
             env = {"WB_TEST_RECORDS": str(records)}
             cmd = ["ctest", "--test-dir", slot.build.absolute(), *label_args, *selection,
                    "-j", str(phase_jobs), "--output-junit", junit, "--no-tests=ignore"]
             if confined:
-                cmd = confined_test_command(slot, cmd, run_folder, gpu_present, env)
+                cmd = confined_test_command(slot, cmd, run_folder, gpu_present, env,
+                                            profiling=timed)
             started = time.monotonic()
             result = commands.run(cmd, left, env=env,
                                   preexec=sandbox.limits(file_mb=TEST_FILE_MB))
@@ -590,10 +613,10 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
         if result.timed_out:
             run.timed_out = True
             break
-        if not timed and gpu_lock is not None and gpu_present:
-            again = shared_gpu_casualties(phase_results, result.output)
-            if again:
-                phases.insert(index + 1, (label_args, True, again, 1))
+        hit = shared_gpu_casualties(phase_results, result.output, read_gpu_contention(records))
+        run.unsure = (run.unsure - set(phase_results)) | set(hit)
+        if hit and not timed and getattr(hold, "overlapped", False):
+            phases.insert(index + 1, (label_args, True, hit, 1))
         index += 1
     run.output = "\n".join(outputs)
     run.records = read_records(records)

@@ -49,12 +49,13 @@ minutes of exclusive GPU that a class's grading spends mostly on perf
 tests. A perf pass is never stored, nor a failure that ran a student's file.
 
 A failure whose cause lies outside the code is kept out where the grader
-can tell: a test that shared the GPU with another submission's tests and
-failed with CUDA's out-of-memory or device-unavailable error, or a time
-limit, runs again with the GPU to itself, one test at a time, and only that
-run's verdict is stored (grader/build.py, shared_gpu_casualties). One limit
-remains: such a failure that names none of those is stored like any
-failure; timeouts and crashes are not stored. Delete the cache folder, or
+can tell: a test whose harness met CUDA's out-of-memory or device-unavailable
+error (its own record says so, never its output), or a time limit, is not
+stored; when it shared the GPU with another submission's tests it runs again
+with the GPU to itself, one test at a time, and that run's verdict is stored
+if it shows no such sign (grader/build.py, shared_gpu_casualties). One
+limit remains: such a failure that shows none of those signs is stored like
+any failure; timeouts and crashes are not stored. Delete the cache folder, or
 grade with --no-cache, to run everything afresh.
 
 Entries are small JSON files, <folder>/<key[:2]>/<key>.json, each written

@@ -52,29 +52,46 @@ class Options:
         return pathlib.Path(self.work_dir) / "cache"
 
 
+class SharedHold:
+    """One shared hold of the GPU lock: `overlapped` becomes True when another
+    holder held the lock at any moment of this one (the grader's own record
+    of who shared the GPU, which no test can write)."""
+
+    def __init__(self):
+        self.overlapped = False
+
+
 class GpuLock:
     """The GPU, shared by the test runs of submissions graded in parallel:
     runs that only need it to be there (correctness, sanitizer) hold it
     shared, any number at once; a run that measures it (perf, profile) holds
     it alone. A waiting exclusive holder goes before new shared ones, so a
-    stream of correctness runs cannot keep the timed runs waiting forever."""
+    stream of correctness runs cannot keep the timed runs waiting forever.
+    shared() yields a SharedHold that says whether another run held the GPU
+    beside it: only then may a failed test be another submission's doing
+    (grader/build.py, run_tests)."""
 
     def __init__(self):
         self._changed = threading.Condition()
-        self._shared = 0
+        self._holds = set()     # the shared holds now held
         self._exclusive = False
         self._waiting = 0       # exclusive holders waiting
 
     @contextlib.contextmanager
     def shared(self):
+        hold = SharedHold()
         with self._changed:
             self._changed.wait_for(lambda: not self._exclusive and not self._waiting)
-            self._shared += 1
+            if self._holds:
+                hold.overlapped = True
+                for other in self._holds:
+                    other.overlapped = True
+            self._holds.add(hold)
         try:
-            yield
+            yield hold
         finally:
             with self._changed:
-                self._shared -= 1
+                self._holds.discard(hold)
                 self._changed.notify_all()
 
     @contextlib.contextmanager
@@ -82,7 +99,7 @@ class GpuLock:
         with self._changed:
             self._waiting += 1
             try:
-                self._changed.wait_for(lambda: not self._exclusive and not self._shared)
+                self._changed.wait_for(lambda: not self._exclusive and not self._holds)
             finally:
                 self._waiting -= 1
             self._exclusive = True
@@ -209,7 +226,7 @@ class Grader:
                                  run.timed_out, options.suite_timeout)
         for t in fresh:
             t.output = gb.student_paths(t.output, slot)
-            if t.name in keys and not run.timed_out:
+            if t.name in keys and not run.timed_out and t.name not in run.unsure:
                 ran = gc.ran_files(t.labels, run.records.get(t.name), digests,
                                    self.all_exercises)
                 self.cache.put(keys[t.name], t, ran)

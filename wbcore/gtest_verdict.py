@@ -51,6 +51,19 @@ which the grader reads instead of anything the child printed. No record is
 written for exit 2, nor when the modules log is not a readable plain file
 (the test then fails): a test without a record is never cached.
 
+The child's environment also gains WB_GPU_CONTENTION_LOG=<tmp>/contention.log:
+the harness appends a line there when one of its own CUDA calls finds the
+GPU held by another process (out of memory, device unavailable:
+wb::noteGpuContention). When that file holds a line, the record is joined by
+<WB_TEST_RECORDS>/<CTEST_NAME, '/' as '%2F'>.contention:
+
+    {"test": CTEST_NAME, "seen": [the log's lines]}
+
+(write_gpu_contention; the sanitizer check writes the same for the runner's
+status 75). The grader runs a failed test again alone on that note, or on
+CTest's timeout, never on what the test printed: a kernel's printf lands in
+the same output, and "out of memory" printed there would buy a second try.
+
 Processes: the child runs in its own process group with stdin from
 /dev/null. SIGTERM, SIGINT and SIGHUP sent to this wrapper are forwarded to
 that group; whatever is left of it 3 seconds later (at once on a second
@@ -98,7 +111,7 @@ REFUSED_FLAGS = ("gtest_filter", "gtest_output", "gtest_flagfile")
 # Environment variables the child does not get.
 DROPPED_ENV = ("GTEST_FILTER", "GTEST_OUTPUT", "GTEST_FLAGFILE", "GTEST_TOTAL_SHARDS",
                "GTEST_SHARD_INDEX", "GTEST_SHARD_STATUS_FILE", "GTEST_ALSO_RUN_DISABLED_TESTS",
-               "GTEST_LIST_TESTS", "WB_TEST_RECORDS")
+               "GTEST_LIST_TESTS", "WB_TEST_RECORDS", "WB_GPU_CONTENTION_LOG")
 USAGE = ("usage: gtest_verdict.py --test SUITE.NAME [--name CTEST_NAME] "
          "[--links SECTION/EXERCISE ...] -- EXE [EXE ARGS...]")
 # --help: the usage, what it does, the options; the module's docstring is the
@@ -364,10 +377,23 @@ def _skip_message(entry):
 
 
 def write_record(folder, name, verdict, reason, modules):
-    path = os.path.join(folder, name.replace("/", "%2F") + ".json")
+    _write_json(folder, name, ".json",
+                {"test": name, "verdict": verdict, "reason": reason, "modules": modules})
+
+
+def write_gpu_contention(folder, name, seen):
+    """Writes <folder>/<name>.contention: the harness found the GPU held by
+    another process while test `name` ran (`seen`: what, one line each)."""
+    _write_json(folder, name, CONTENTION_SUFFIX, {"test": name, "seen": list(seen)})
+
+
+CONTENTION_SUFFIX = ".contention"
+
+
+def _write_json(folder, name, suffix, doc):
+    path = os.path.join(folder, name.replace("/", "%2F") + suffix)
     temporary = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
-    data = json.dumps({"test": name, "verdict": verdict, "reason": reason, "modules": modules},
-                      indent=1) + "\n"
+    data = json.dumps(doc, indent=1) + "\n"
     try:
         with open(temporary, "w", encoding="utf-8") as out:
             out.write(data)
@@ -583,8 +609,10 @@ def main(argv):
     try:
         report = os.path.join(tmp, "report.json")
         modules_log = os.path.join(tmp, "modules.log")
+        contention_log = os.path.join(tmp, "contention.log")
         env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
         env["WB_MODULES_LOG"] = modules_log
+        env["WB_GPU_CONTENTION_LOG"] = contention_log
         if "GTEST_COLOR" not in env and os.isatty(1):
             env["GTEST_COLOR"] = "yes"   # its stdout is our pipe, ours a terminal
         args = [*command, f"--gtest_filter={test}", f"--gtest_output=json:{report}"]
@@ -618,8 +646,14 @@ def main(argv):
         elif records and name is not None and os.path.isdir(records):
             lines = (modules_bytes or b"").decode("utf-8", "replace").splitlines()
             modules = sorted({line.strip() for line in lines if line.strip()} | set(links))
+            contention_bytes, _ = read_plain(contention_log)
+            seen = [line.strip() for line in
+                    (contention_bytes or b"").decode("utf-8", "replace").splitlines()
+                    if line.strip()]
             try:
                 write_record(records, name, verdict, reason, modules)
+                if seen and verdict == "failed":
+                    write_gpu_contention(records, name, seen[:20])
             except OSError as error:
                 record_note = f"{PROG}: warning: could not write the record in {records}: {error}"
 

@@ -16,7 +16,8 @@ ncu and compute-sanitizer write there with --log-file, and only that file
 is parsed for measurements and findings. The runner's stdout is read
 only for the harness's verdict ("WRONG ...", "CUDA ERROR ..."), which a
 kernel can only add to (making its check fail), and its exit status (0
-right, 1 wrong, 3 CUDA error, 77 no GPU, 124 timed out; chosen by the
+right, 1 wrong, 3 CUDA error, 75 the GPU held by another process, 77 no
+GPU, 124 timed out; chosen by the
 harness, tests/runner/runner.cu) is passed through by both tools (seen on
 an H100 with 2025.3.1: a kernel left as a TODO exits 1 under each).
 """
@@ -199,7 +200,17 @@ class ToolUnavailable(RuntimeError):
 
 
 # The runner's exit statuses that say its kernel failed (tests/runner/runner.cu).
-RUNNER_FAILURES = {1: "gave a wrong result", 3: "hit a CUDA error", 124: "never returned"}
+RUNNER_FAILURES = {1: "gave a wrong result", 3: "hit a CUDA error",
+                   75: "could not run: another process held the GPU", 124: "never returned"}
+# The runner's statuses (and the tools' own time limits, ToolTimeout) that can
+# come of another process holding the GPU: its out-of-memory or
+# device-unavailable error met by the harness's own CUDA call (75), or a
+# launch slowed past the runner's watchdog (124).
+RUNNER_CONTENTION = (75, 124)
+
+
+class ToolTimeout(RuntimeError):
+    """ncu or compute-sanitizer did not finish within its time limit."""
 
 
 def runner_problem(runner_exit, app_output):
@@ -255,7 +266,7 @@ def _run_ncu(cmd, timeout, what, log, env=None):
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
-        raise RuntimeError(f"{what} did not finish within {timeout} s")
+        raise ToolTimeout(f"{what} did not finish within {timeout} s")
     report = _read_report(log)
     if "ERR_NVGPUCTRPERM" in (report if report.strip() else proc.stderr):
         raise ToolUnavailable("ncu may not read the GPU's performance counters here "
@@ -462,7 +473,7 @@ def sanitize_run(runner, kernel, tool, timeout=300):
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
-            raise RuntimeError(f"compute-sanitizer --tool {tool} did not finish within "
+            raise ToolTimeout(f"compute-sanitizer --tool {tool} did not finish within "
                                f"{timeout} s")
         report = _read_report(log)
     said = report if report.strip() else proc.stderr

@@ -18,7 +18,16 @@ grading goes through `command()`, which wraps an argv in a bwrap sandbox:
     (no terminal to push input into: TIOCSTI), a private /tmp, its own /proc
     and a minimal /dev (null, zero, random, tty...), plus the GPU's device
     files with gpu=True;
-  - --clearenv: only the given environment, PATH, HOME=/tmp and LANG.
+  - --clearenv: only the given environment, PATH, HOME=/tmp and LANG;
+  - --cap-drop ALL: run as root, bubblewrap would keep every capability
+    inside, and with them a process may remount a read-only bind
+    read-write. One exception: a run that profiles (profiling=True, the
+    perf and profile tests) keeps CAP_SYS_ADMIN where the NVIDIA driver lets
+    only administrators read the GPU's counters
+    (RestrictProfilingToAdminUsers: 1) and the grader runs as root, since
+    Nsight Compute needs it there; that run's student code is device code
+    only (a host exercise runs in a seccomp-confined child that may not
+    mount anything).
 
 `limits()` gives the resource limits (CPU seconds, address space, file size,
 processes) as a preexec_fn; the wall-clock limit stays with the caller
@@ -68,6 +77,8 @@ TMP_MB = 1024
 # The GPU's device files (driver, unified memory, MIG capabilities).
 GPU_DEVICE_PREFIX = "nvidia"
 GPU_CAPS = "/dev/nvidia-caps"
+# Where the NVIDIA driver says whether only administrators may profile.
+NVIDIA_PARAMS = "/proc/driver/nvidia/params"
 
 HOW_TO_ENABLE = (
     "install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`; or point the "
@@ -132,15 +143,25 @@ def _gpu_devices():
     return [f"/dev/{n}" for n in names if n.startswith(GPU_DEVICE_PREFIX)]
 
 
-def _sandbox_args(bwrap, read_only, writable, gpu, cwd, env, tmp):
-    args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session"]
-    if not gpu:
-        # Run as root, bubblewrap keeps every capability inside, and with
-        # them a process may remount a read-only bind read-write. A run with
-        # the GPU keeps them for now: Nsight Compute's counters may need
-        # them where the driver keeps profiling to administrators, which is
-        # not yet measured without.
-        args += ["--cap-drop", "ALL"]
+def profiling_needs_admin(params=None):
+    """Whether the NVIDIA driver lets only administrators read the GPU's
+    performance counters (its RestrictProfilingToAdminUsers parameter is 1);
+    False where the file is missing or unreadable (no NVIDIA driver)."""
+    try:
+        with open(params or NVIDIA_PARAMS, encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                key, _, value = line.partition(":")
+                if key.strip() == "RestrictProfilingToAdminUsers":
+                    return value.strip() == "1"
+    except OSError:
+        pass
+    return False
+
+
+def _sandbox_args(bwrap, read_only, writable, gpu, cwd, env, tmp, profiling=False):
+    args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+    if gpu and profiling and os.geteuid() == 0 and profiling_needs_admin():
+        args += ["--cap-add", "CAP_SYS_ADMIN"]
     for name in SYSTEM_LINKS_OR_FOLDERS:
         path = "/" + name
         if os.path.islink(path):
@@ -186,7 +207,7 @@ def _sandbox_args(bwrap, read_only, writable, gpu, cwd, env, tmp):
 
 
 def command(argv, *, read_only=(), writable=(), gpu=False, cwd=None, env=None, tmp=True,
-            unconfined=False):
+            unconfined=False, profiling=False):
     """The argv that runs `argv` in a sandbox (see the module's text).
 
     read_only, writable: paths bound at their own absolute path (each must
@@ -194,7 +215,9 @@ def command(argv, *, read_only=(), writable=(), gpu=False, cwd=None, env=None, t
     starts in (inside the sandbox; default: the caller's, when visible);
     env: the only variables it sees, besides PATH, HOME=/tmp and LANG (which
     env may override); tmp: a private, empty /tmp. unconfined=True returns
-    argv unchanged (the explicit opt-out). Raises Unavailable when the
+    argv unchanged (the explicit opt-out); profiling: the run reads the
+    GPU's counters (Nsight Compute), so it keeps CAP_SYS_ADMIN where the
+    driver requires it (see the module's text). Raises Unavailable when the
     sandbox cannot start here."""
     argv = [str(a) for a in argv]
     if unconfined:
@@ -203,7 +226,7 @@ def command(argv, *, read_only=(), writable=(), gpu=False, cwd=None, env=None, t
     if not ok:
         raise Unavailable(why)
     return _sandbox_args(bwrap_path(), [str(p) for p in read_only], [str(p) for p in writable],
-                         gpu, cwd, env, tmp) + argv
+                         gpu, cwd, env, tmp, profiling) + argv
 
 
 # Seconds past the soft CPU limit (SIGXCPU) before the hard one (SIGKILL).

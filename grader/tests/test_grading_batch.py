@@ -378,6 +378,20 @@ class GpuLockTest(unittest.TestCase):
         go_c.set()
         c.join()
 
+    def test_a_shared_hold_knows_whether_another_held_the_gpu_beside_it(self):
+        lock = grun.GpuLock()
+        with lock.shared() as alone:
+            pass
+        self.assertFalse(alone.overlapped, "graded alone: no second try for its failures")
+        with lock.shared() as first:
+            with lock.shared() as second:
+                pass
+            self.assertTrue(second.overlapped)
+        self.assertTrue(first.overlapped, "both holders learn of the other")
+        with lock.shared() as later:
+            pass
+        self.assertFalse(later.overlapped, "holds that ended before it began do not count")
+
 
 class StatusTest(unittest.TestCase):
     def test_the_first_status_that_applies_and_every_reason(self):

@@ -15,6 +15,8 @@ from unittest import mock
 
 from gradingtest import EXERCISES, ctest_labels
 from grader import build as gb
+from grader import run as grun
+from wbcore import gtest_verdict
 from wbcore import sandbox
 from grader import score as gs
 from wbcore.results import TestResult
@@ -241,11 +243,13 @@ LOGGER = ("import json, os, sys; open(sys.argv[1], 'a').write(sys.argv[2] + '\\n
 
 class RecordingLock:
     """A GPU lock that notes which tests had run whenever it is taken or
-    released."""
+    released; its shared holds say another submission's run held the GPU
+    beside them when `overlapped` is True."""
 
-    def __init__(self, log):
+    def __init__(self, log, overlapped=True):
         self.log = log
         self.seen = []
+        self.overlapped = overlapped
 
     def _ran(self):
         return sorted(self.log.read_text().split()) if self.log.exists() else []
@@ -253,7 +257,9 @@ class RecordingLock:
     @contextlib.contextmanager
     def _hold(self, how):
         self.seen.append((how, self._ran()))
-        yield
+        hold = grun.SharedHold()
+        hold.overlapped = self.overlapped and how == "shared"
+        yield hold
         self.seen.append(("released", self._ran()))
 
     def shared(self):
@@ -348,25 +354,58 @@ class RunTestsTest(unittest.TestCase):
                                           ("exclusive", untimed), ("released", sorted(STARTER))],
                          "the perf and profile tests last, holding the lock alone")
 
-    def test_a_test_that_ran_out_of_gpu_memory_beside_others_runs_again_alone(self):
-        # Fails with CUDA's out-of-memory error the first time (another
-        # submission's code held the GPU's memory), passes the second.
-        name = "starter.layout.Layout/GpuLayout.Squeezed/setRowReadCol_square"
-        marker = self.slot.root / "squeezed.once"
-        code = (f"import os, sys, pathlib; m = pathlib.Path({str(marker)!r})\n"
+    def add_squeezed_test(self, name, marker, noted=True, printed=""):
+        """A test that fails the first time, passes the second: the first
+        time its harness met CUDA's out-of-memory error (another
+        submission's code held the GPU's memory) and, when `noted`, wrote
+        the .contention note the harness writes (wbcore/gtest_verdict.py);
+        it prints `printed`."""
+        note = (f"    json.dump({{'test': {name!r}, 'seen': ['cudaErrorMemoryAllocation']}}, "
+                "open(os.path.join(os.environ['WB_TEST_RECORDS'], "
+                f"{name.replace('/', '%2F') + '.contention'!r}), 'w'))\n") if noted else ""
+        code = (f"import json, os, sys, pathlib; m = pathlib.Path({str(marker)!r})\n"
                 "if not m.exists():\n"
-                "    m.write_text('x'); print('cudaMalloc failed: cudaErrorMemoryAllocation "
-                "(out of memory)'); sys.exit(1)\n")
+                f"    m.write_text('x'); print({printed!r})\n" + note + "    sys.exit(1)\n")
         testfile = self.slot.build / "CTestTestfile.cmake"
         testfile.write_text(testfile.read_text() + (
             f"add_test([==[{name}]==] [==[{sys.executable}]==] -c [==[{code}]==])\n"
             f"set_tests_properties([==[{name}]==] PROPERTIES LABELS "
             "[==[layout;starter;gpu;exercise=setRowReadCol]==])\n"))
+
+    SQUEEZED = "starter.layout.Layout/GpuLayout.Squeezed/setRowReadCol_square"
+
+    def test_a_test_that_ran_out_of_gpu_memory_beside_others_runs_again_alone(self):
+        self.add_squeezed_test(self.SQUEEZED, self.slot.root / "squeezed.once")
         run = self.run_tests()
-        self.assertEqual(run.results[name].result, "passed", run.output)
+        self.assertEqual(run.results[self.SQUEEZED].result, "passed", run.output)
+        self.assertEqual(run.unsure, set(), "the run alone showed no sign: its verdict stands")
         holds = [how for how, _ in self.lock.seen if how != "released"]
         self.assertEqual(holds, ["shared", "exclusive", "exclusive"],
                          "the shared run, the test again alone, then the timed tests")
+
+    def test_graded_alone_a_failure_is_the_submissions_own(self):
+        # No other submission's run held the GPU beside this one: the
+        # failure stands, and is not stored in the cache (run.unsure).
+        self.lock.overlapped = False
+        self.add_squeezed_test(self.SQUEEZED, self.slot.root / "squeezed.once")
+        run = self.run_tests()
+        self.assertEqual(run.results[self.SQUEEZED].result, "failed", run.output)
+        self.assertEqual(run.unsure, {self.SQUEEZED})
+        holds = [how for how, _ in self.lock.seen if how != "released"]
+        self.assertEqual(holds, ["shared", "exclusive"], "nothing ran again")
+
+    def test_out_of_memory_printed_by_the_test_buys_no_second_try(self):
+        # Forgery reduceSmemUnroll__prints_out_of_memory_for_a_second_try: a
+        # kernel's printf lands in the test's output; only the harness's note
+        # counts.
+        self.add_squeezed_test(self.SQUEEZED, self.slot.root / "squeezed.once", noted=False,
+                               printed="cudaErrorMemoryAllocation (out of memory) "
+                                       "cudaErrorDevicesUnavailable did not finish within 9 s")
+        run = self.run_tests()
+        self.assertEqual(run.results[self.SQUEEZED].result, "failed", run.output)
+        self.assertEqual(run.unsure, set())
+        holds = [how for how, _ in self.lock.seen if how != "released"]
+        self.assertEqual(holds, ["shared", "exclusive"], "nothing ran again")
 
     def test_tests_that_run_again_alone_run_one_at_a_time(self):
         # Two casualties of a GPU whose memory was taken (the device reported
@@ -375,18 +414,8 @@ class RunTestsTest(unittest.TestCase):
         # submission's own may be what takes the memory.
         names = ["starter.layout.Layout/GpuLayout.Squeezed/setRowReadCol_square",
                  "starter.layout.Layout/GpuLayout.Squeezed/setRowReadCol_rect"]
-        testfile = self.slot.build / "CTestTestfile.cmake"
-        text = testfile.read_text()
         for i, name in enumerate(names):
-            marker = self.slot.root / f"squeezed.{i}"
-            code = (f"import sys, pathlib; m = pathlib.Path({str(marker)!r})\n"
-                    "if not m.exists():\n"
-                    "    m.write_text('x'); print('cudaSetDevice: cudaErrorDevicesUnavailable "
-                    "(46)'); sys.exit(1)\n")
-            text += (f"add_test([==[{name}]==] [==[{sys.executable}]==] -c [==[{code}]==])\n"
-                     f"set_tests_properties([==[{name}]==] PROPERTIES LABELS "
-                     "[==[layout;starter;gpu;exercise=setRowReadCol]==])\n")
-        testfile.write_text(text)
+            self.add_squeezed_test(name, self.slot.root / f"squeezed.{i}")
 
         class Recording(gb.Commands):
             seen = []
@@ -404,22 +433,30 @@ class RunTestsTest(unittest.TestCase):
         self.assertEqual(commands.seen[0][commands.seen[0].index("-j") + 1], "2",
                          "the shared run keeps its jobs")
 
-    def test_only_failures_that_look_like_a_shared_gpu_run_again(self):
-        def result(name, outcome, output):
+    def test_only_failures_the_harness_or_ctest_marked_run_again(self):
+        def result(name, outcome, output=""):
             return name, TestResult(name, outcome, 1.0, output)
         results = dict([
             result("a", "failed", "element 3 is 7, expected 8"),
-            result("b", "failed", "cudaErrorMemoryAllocation (out of memory)"),
-            result("c", "passed", "out of memory"),
-            result("d", "failed", ""),
-            result("e", "failed", "the call did not return within 60 s"),
-            result("f", "failed", "optInDynamicShared(kernel, 50176) returned "
-                                  "cudaErrorDevicesUnavailable (46)"),
-            result("g", "failed", "compute-sanitizer --tool racecheck did not finish within "
-                                  "120 s"),
+            result("b", "failed"),
+            result("c", "passed"),
+            result("d", "failed"),
+            result("e", "failed", "cudaErrorMemoryAllocation (out of memory) did not finish "
+                                  "within 9 s ***Timeout"),
         ])
-        output = "1/5 Test #4: d ...........***Timeout 60.01 sec\n"
-        self.assertEqual(gb.shared_gpu_casualties(results, output), ["b", "d", "e", "f", "g"])
+        output = ("1/5 Test #4: d ...........***Timeout 60.01 sec\n"
+                  "2/5 Test #1: a ...........***Failed  0.01 sec\n")
+        self.assertEqual(gb.shared_gpu_casualties(results, output, {"b", "c"}), ["b", "d"],
+                         "b noted by its harness, d timed out under CTest; c passed; e only "
+                         "printed the words")
+
+    def test_the_notes_are_read_from_the_records_folder(self):
+        folder = pathlib.Path(self._tmp.name) / "records"
+        folder.mkdir()
+        gtest_verdict.write_gpu_contention(str(folder), "starter.a/b", ["cudaErrorDevicesUnavailable"])
+        (folder / "broken.contention").write_text("{")
+        (folder / "starter.c.json").write_text('{"test": "starter.c", "modules": []}')
+        self.assertEqual(gb.read_gpu_contention(folder), {"starter.a/b"})
 
     def test_the_records_of_the_run_are_read(self):
         run = self.run_tests(gpu_present=False)

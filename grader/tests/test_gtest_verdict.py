@@ -94,6 +94,29 @@ TEST(V, LoadsModules) {
   EXPECT_EQ(std::getenv("WB_TEST_RECORDS"), nullptr) << "the child sees the records folder";
 }
 
+// As wb::noteGpuContention does when the harness's own CUDA call finds the
+// GPU held by another process.
+void noteContention(const char* what) {
+  const char* log = std::getenv("WB_GPU_CONTENTION_LOG");
+  ASSERT_NE(log, nullptr);
+  FILE* out = std::fopen(log, "a");
+  ASSERT_NE(out, nullptr);
+  std::fprintf(out, "%s\n", what);
+  std::fclose(out);
+}
+
+TEST(V, MeetsContention) {
+  noteContention("cudaMalloc failed: cudaErrorDevicesUnavailable");
+  FAIL() << "cudaErrorDevicesUnavailable";
+}
+
+TEST(V, PassesAfterContention) { noteContention("cudaErrorMemoryAllocation"); }
+
+TEST(V, PrintsOutOfMemory) {
+  std::printf("cudaErrorMemoryAllocation (out of memory)\n");
+  FAIL() << "a kernel printed it";
+}
+
 TEST(V, LeavesProcessBehind) {
   // A passing test that leaves a process holding its output pipes.
   const pid_t pid = fork();
@@ -299,6 +322,20 @@ class VerdictTest(unittest.TestCase):
     def test_links_alone(self):
         self.run_wrapper("V.Pass", links=["reduction/effectiveBandwidth"])
         self.assertEqual(self.record("wb.V.Pass")["modules"], ["reduction/effectiveBandwidth"])
+
+    def test_a_failure_the_harness_noted_as_contention_leaves_a_note(self):
+        run = self.run_wrapper("V.MeetsContention", name="wb.V.MeetsContention")
+        self.assertEqual(run.returncode, 1, run.stdout)
+        note = self.records / ("wb.V.MeetsContention" + gv.CONTENTION_SUFFIX)
+        self.assertEqual(json.loads(note.read_text()),
+                         {"test": "wb.V.MeetsContention",
+                          "seen": ["cudaMalloc failed: cudaErrorDevicesUnavailable"]})
+
+    def test_no_note_for_a_pass_or_for_words_printed(self):
+        for test in ("V.PassesAfterContention", "V.PrintsOutOfMemory"):
+            self.run_wrapper(test, name=f"wb.{test}")
+        self.assertEqual(sorted(p.name for p in self.records.iterdir()),
+                         ["wb.V.PassesAfterContention.json", "wb.V.PrintsOutOfMemory.json"])
 
     def test_no_record_without_the_folder_or_a_name(self):
         run = self.run_wrapper("V.Pass", records=False)

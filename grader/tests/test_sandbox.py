@@ -11,6 +11,7 @@ import sys
 import tempfile
 import time
 import unittest
+from unittest import mock
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 from wbcore import sandbox  # noqa: E402
@@ -94,6 +95,20 @@ class SandboxTest(unittest.TestCase):
                    read_only=[view])
         self.assertIn("CapEff:\t0000000000000000", done.stdout)
         self.assertEqual((view / "kept.txt").read_text(), "original")
+
+    def test_only_a_profiling_run_keeps_what_the_driver_asks_of_a_profiler(self):
+        params = self.tmp / "params"
+        bwrap = "/usr/bin/bwrap"
+        as_root = mock.patch("os.geteuid", return_value=0)
+        for restricted, gpu, profiling, kept in ((1, True, True, True), (1, True, False, False),
+                                                 (1, False, True, False), (0, True, True, False)):
+            params.write_text(f"ResmanDebugLevel: 4294967295\n"
+                              f"RestrictProfilingToAdminUsers: {restricted}\n")
+            with mock.patch.object(sandbox, "NVIDIA_PARAMS", str(params)), as_root:
+                args = sandbox._sandbox_args(bwrap, (), (), gpu, None, {}, True, profiling)
+            self.assertIn("--cap-drop", args)
+            self.assertEqual("CAP_SYS_ADMIN" in args, kept, (restricted, gpu, profiling))
+        self.assertFalse(sandbox.profiling_needs_admin(str(self.tmp / "missing")))
 
     def test_a_writable_folder_inside_a_read_only_one_stays_writable(self):
         inner = self.tmp / "build" / "Testing"

@@ -15,7 +15,9 @@
 // environment variable WB_MODULES names (chapters/common/exercise_kernel.h).
 //
 // Exit status: 0 the output was right; 1 it was wrong (the reason is
-// printed); 2 bad arguments; 3 a CUDA error; 124 the launch did not finish
+// printed); 2 bad arguments; 3 a CUDA error; 75 a CUDA error of the harness's
+// own that says another process holds the GPU (out of memory, devices
+// unavailable: wb::isGpuContention); 124 the launch did not finish
 // within WB_RUN_TIMEOUT seconds (default 60); 77 no usable GPU (CTest reads
 // 77 as "skipped").
 #include <chrono>
@@ -55,8 +57,9 @@ int usage(const char* why) {
                "               minShufflesPerWarp (null when not graded on it)\n"
                "  --gpu-check  exit 0 with a usable GPU, 77 (and the reason) without\n"
                "  SECTION/ID   launch that kernel once at a small size and check its output\n"
-               "exit: 0 right, 1 wrong, 2 usage, 3 CUDA error, 124 timed out (WB_RUN_TIMEOUT,\n"
-               "      default 60 s), 77 no usable GPU\n");
+               "exit: 0 right, 1 wrong, 2 usage, 3 CUDA error, 75 GPU held by another process\n"
+               "      (out of memory, unavailable), 124 timed out (WB_RUN_TIMEOUT, default 60 s),\n"
+               "      77 no usable GPU\n");
   return 2;
 }
 
@@ -166,7 +169,10 @@ int main(int argc, char** argv) {
       }
     } catch (const std::exception& e) {
       std::printf("CUDA ERROR %s: %s\n", arg.c_str(), e.what());
-      return 3;
+      // 75: the harness's own CUDA call found the GPU held by another
+      // process (wb::noteGpuContention); the grader may run the check again
+      // alone on this status, which the kernel cannot choose.
+      return wb::gpuContentionSeen() ? 75 : 3;
     }
     std::printf("ok %s\n", arg.c_str());
     return 0;

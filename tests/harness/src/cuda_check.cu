@@ -1,27 +1,73 @@
 #include "wb/cuda_check.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
 #include <sstream>
 
 namespace wb {
+namespace {
+
+std::atomic<bool> contentionSeen{false};
+
+}  // namespace
+
+bool isGpuContention(cudaError_t code) {
+  return code == cudaErrorMemoryAllocation || code == cudaErrorDevicesUnavailable;
+}
+
+void noteGpuContention(const std::string& what) {
+  contentionSeen = true;
+  const char* log = std::getenv("WB_GPU_CONTENTION_LOG");
+  if (log == nullptr || *log == '\0') return;
+  // Appended whole in one write, never through a link; a failure to write
+  // leaves the test without the note (it is then not run again), nothing worse.
+  const int fd = ::open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) return;
+  std::string line = what;
+  for (char& c : line) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  line += '\n';
+  ssize_t n;
+  do {
+    n = ::write(fd, line.data(), line.size());
+  } while (n < 0 && errno == EINTR);
+  ::close(fd);
+}
+
+void noteIfGpuContention(cudaError_t code, const std::string& what) {
+  if (isGpuContention(code)) noteGpuContention(what);
+}
+
+bool gpuContentionSeen() { return contentionSeen; }
 
 void throwIfFailed(cudaError_t code, const char* call, const char* file, int line) {
   if (code == cudaSuccess) return;
   std::ostringstream msg;
   msg << call << " failed at " << file << ":" << line << ": " << cudaGetErrorName(code) << " ("
       << cudaGetErrorString(code) << ")";
+  noteIfGpuContention(code, msg.str());
   throw CudaError(code, msg.str());
 }
 
 void checkLaunch(const std::string& kernelName) {
   cudaError_t launch = cudaGetLastError();
   if (launch != cudaSuccess) {
-    throw CudaError(launch, "launching " + kernelName + " failed: " + cudaGetErrorName(launch) +
-                                " (" + cudaGetErrorString(launch) + ")");
+    const std::string what = "launching " + kernelName + " failed: " +
+                             cudaGetErrorName(launch) + " (" + cudaGetErrorString(launch) + ")";
+    noteIfGpuContention(launch, what);
+    throw CudaError(launch, what);
   }
   cudaError_t run = cudaDeviceSynchronize();
   if (run != cudaSuccess) {
-    throw CudaError(run, kernelName + " failed while running: " + cudaGetErrorName(run) + " (" +
-                             cudaGetErrorString(run) + ")");
+    const std::string what = kernelName + " failed while running: " + cudaGetErrorName(run) +
+                             " (" + cudaGetErrorString(run) + ")";
+    noteIfGpuContention(run, what);
+    throw CudaError(run, what);
   }
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/exercise_kernel.h"
+#include "wb/cuda_check.h"
 #include "wb/modules.h"
 
 namespace wb {
@@ -114,6 +115,7 @@ LoadedModule& load(ModuleRegistry& r, const std::string& key) {
       cudaLibraryLoadFromFile(&m.library, m.path.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0);
   if (err != cudaSuccess) {
     (void)cudaGetLastError();  // not the next launch's error
+    noteIfGpuContention(err, "loading the module " + m.path + ": " + cudaGetErrorName(err));
     throw std::runtime_error("the module " + m.path + " does not load on this GPU: " +
                              cudaGetErrorName(err) + " (" + cudaGetErrorString(err) +
                              "); was it built for another GPU? Set CMAKE_CUDA_ARCHITECTURES "

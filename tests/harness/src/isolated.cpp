@@ -18,6 +18,7 @@
 #include <system_error>
 
 #include "wb/confine.h"
+#include "wb/cuda_check.h"
 #include "wb/device.h"
 #include "wb/isolated_gpu.h"
 
@@ -32,6 +33,7 @@ struct Answer {
   std::uint64_t mark;
   std::uint32_t call;
   std::uint8_t kind;
+  std::uint8_t gpuContention;  ///< the child's harness met another process's hold on the GPU
   double value;
   char detail[1024];
 };
@@ -64,7 +66,9 @@ void prepare(ChildSetup setup) {
     if (const auto reason = gpuUnavailableReason()) throw IsolatedSkip(*reason);
   }
   // Without a GPU this fails, and the function meets the runtime's error.
-  (void)cudaFree(nullptr);
+  const cudaError_t started = cudaFree(nullptr);
+  noteIfGpuContention(started, std::string("starting CUDA in a child process: ") +
+                                   cudaGetErrorName(started));
 }
 
 void copyDetail(Answer& a, const char* text) {
@@ -89,6 +93,7 @@ void answer(const Call& call, std::size_t i, Answer& a) {
     a.kind = static_cast<std::uint8_t>(IsolatedResult::Kind::OtherException);
     copyDetail(a, "an exception that is not a std::exception");
   }
+  a.gpuContention = gpuContentionSeen() ? 1 : 0;
 }
 
 // The child: prepares, is confined, makes every call in order and sends one
@@ -255,6 +260,7 @@ class AnswerReader {
     }
     IsolatedResult r;
     r.kind = kind;
+    r.gpuContention = a.gpuContention != 0;
     r.value = a.value;
     r.detail = a.detail;
     results_.push_back(std::move(r));
@@ -361,11 +367,52 @@ IsolatedResult callIsolated(const std::function<double()>& fn, int timeoutSecond
   return callIsolatedEach(1, [&fn](std::size_t) { return fn(); }, timeoutSeconds, setup).front();
 }
 
+namespace {
+
+// Whether another process holds the GPU now, asked of the runtime by the
+// judging child after a check found something wrong: the check may have met
+// the hold by a call of its own that reports through its findings, not
+// through WB_CUDA (a configuration check names the error it got).
+void probeGpuContention() {
+  const cudaError_t started = cudaFree(nullptr);
+  if (started != cudaSuccess) {
+    noteIfGpuContention(started, std::string("the check's CUDA context: ") +
+                                     cudaGetErrorName(started));
+    return;
+  }
+  void* probe = nullptr;
+  const cudaError_t taken = cudaMalloc(&probe, std::size_t{64} << 20);
+  if (taken == cudaSuccess) {
+    (void)cudaFree(probe);
+  } else {
+    (void)cudaGetLastError();
+    noteIfGpuContention(taken, std::string("64 MiB of GPU memory for the check: ") +
+                                   cudaGetErrorName(taken));
+  }
+}
+
+}  // namespace
+
 IsolatedResult judgeOnGpu(const std::function<std::string()>& check, int timeoutSeconds) {
-  return runInChild(
-             1, [&check](std::size_t, Answer& a) { copyDetail(a, check().c_str()); },
-             timeoutSeconds, ChildSetup::Gpu)
-      .front();
+  IsolatedResult result =
+      runInChild(
+          1,
+          [&check](std::size_t, Answer& a) {
+            const std::string found = check();
+            if (!found.empty() && !gpuContentionSeen()) probeGpuContention();
+            copyDetail(a, found.c_str());
+          },
+          timeoutSeconds, ChildSetup::Gpu)
+          .front();
+  // The judging child runs only the test's code, so what it says of the GPU
+  // is the harness's observation; it cannot write the contention log itself
+  // (confined), so this process does.
+  if (result.gpuContention) {
+    noteGpuContention("the check's child met another process's hold on the GPU");
+  } else if (result.kind == IsolatedResult::Kind::TimedOut) {
+    noteGpuContention("the check's child did not answer within " + result.detail);
+  }
+  return result;
 }
 
 }  // namespace wb

@@ -56,6 +56,10 @@ struct IsolatedResult {
   Kind kind = Kind::Ended;
   double value = 0.0;
   std::string detail;
+  /// The child's harness code met another process's hold on the GPU
+  /// (wb::noteGpuContention). Only judgeOnGpu's child, which runs no student
+  /// code, is believed on it.
+  bool gpuContention = false;
   /// "returned 4", "threw std::invalid_argument", "ended the process (exit status 0) ..."
   std::string describe() const;
 };

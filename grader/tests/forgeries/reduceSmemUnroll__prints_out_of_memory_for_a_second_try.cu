@@ -1,12 +1,7 @@
-// forgery: GPU-only (the rule it uses was shown on the CPU, grader/build.py shared_gpu_casualties). A failing test of the shared phase (correctness, random sizes, shared memory, sanitizer) runs a second time, alone, when its output matches SHARED_GPU_SYMPTOMS_RE ("out of memory", "timed out", "Timeout", "did not return within"), and the second verdict replaces the first. The test's output is the test process's stdout, where a kernel's printf lands, so this kernel prints "out of memory" on every launch: each of its failing tests gets a second run with freshly drawn inputs (no --seed: each test draws its own). The kernel is the reference with a coin in it: it drops the fourth element of each thread when bit 30 of %globaltimer is set (a flip about every 1.07 s), so a test run fails about half the time; with the retry, about a quarter. Any kernel that is wrong on some inputs, or racy, gets the same second chance, in a batch and graded alone alike.
+// forgery: GPU-only. A failing test of the shared phase (correctness, random sizes, shared memory, sanitizer) ran a second time, alone, when its output matched a list of words ("out of memory", "timed out", "did not return within"), and the second verdict replaced the first. The test's output is the test process's stdout, where a kernel's printf lands, so this kernel prints "out of memory" on every launch: each failing test would get a second run with fresh inputs. The kernel is the reference with a coin in it: it drops the fourth element of each thread when bit 30 of %globaltimer is set (a flip about every 1.07 s), so a test run fails about half the time; with the second try, about a quarter. Closed: a test runs again only on the harness's own note that the GPU was held by another process (wbcore/gtest_verdict.py, .contention) or CTest's timeout, and only when another submission's run shared the GPU with it (grader/build.py, shared_gpu_casualties); grader/tests/test_grading_build.py, test_out_of_memory_printed_by_the_test_buys_no_second_try, shows it without a GPU. On a GPU the coin makes the outcome statistical: the submission must score below its base.
 // exercise: reduction/reduceSmemUnroll
 // base: solutions
 // expect: below base
-// Should earn today on a GPU, on average: correctness, random_sizes and sanitizer at about 3/4
-// of their points instead of about 1/2 (statistical: compare with the same file without the
-// printf over several gradings). Closing check: decide a rerun from what the harness itself
-// reports (the record gtest_verdict.py writes could carry the CUDA error the harness caught,
-// cudaErrorMemoryAllocation, or CTest's Timeout), never from text in the test's output.
 #include <cstdio>
 
 #include "reduction/reduction.cuh"
