@@ -427,9 +427,10 @@ class TestRun:
     # its verdict and the exercises whose code it ran (modules, objects)
     records: dict = dataclasses.field(default_factory=dict)
     # The tests whose last run failed with a sign of another process holding
-    # the GPU (shared_gpu_casualties): their verdict is not stored in the
-    # result cache, where another submission with the same files would reuse
-    # what this one's code (or a neighbour's) did to the GPU.
+    # the GPU (shared_gpu_casualties), or failed in a run where any test met
+    # such a sign: their verdict is not stored in the result cache, where
+    # another submission with the same files would reuse what this one's
+    # code (or a neighbour's) did to the GPU.
     unsure: set = dataclasses.field(default_factory=set)
 
 
@@ -613,8 +614,16 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
         if result.timed_out:
             run.timed_out = True
             break
-        hit = shared_gpu_casualties(phase_results, result.output, read_gpu_contention(records))
-        run.unsure = (run.unsure - set(phase_results)) | set(hit)
+        contention = read_gpu_contention(records)
+        hit = shared_gpu_casualties(phase_results, result.output, contention)
+        run.unsure -= set(phase_results)
+        if contention:
+            # The GPU was held by another process during this phase: a
+            # failure of it may be that, where no path of the harness could
+            # tell (measured on an H100: racecheck's runner crashed), so none
+            # of its failures is stored.
+            run.unsure |= {name for name, r in phase_results.items() if r.result == "failed"}
+        run.unsure |= set(hit)
         if hit and not timed and getattr(hold, "overlapped", False):
             phases.insert(index + 1, (label_args, True, hit, 1))
         index += 1

@@ -207,6 +207,9 @@ RUNNER_FAILURES = {1: "gave a wrong result", 3: "hit a CUDA error",
 # device-unavailable error met by the harness's own CUDA call (75), or a
 # launch slowed past the runner's watchdog (124).
 RUNNER_CONTENTION = (75, 124)
+# Every status the runner itself ends with (tests/runner/runner.cu), and
+# compute-sanitizer's own for findings (99).
+RUNNER_STATUSES = (0, 1, 2, 3, 75, 77, 99, 124)
 
 
 class ToolTimeout(RuntimeError):

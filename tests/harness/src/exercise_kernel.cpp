@@ -170,6 +170,16 @@ void* exerciseGlobal(const char* section, const char* exercise, const char* symb
   void* address = nullptr;
   std::size_t size = 0;
   const cudaError_t err = cudaLibraryGetGlobal(&address, &size, m.library, symbol);
+  if (isGpuContention(err)) {
+    // The variable's memory could not be had (measured on an H100 while
+    // another process held all of it): not the student's doing.
+    (void)cudaGetLastError();
+    const std::string what = std::string("cudaLibraryGetGlobal(") + symbol + ") in the module " +
+                             m.path + ": " + cudaGetErrorName(err) + " (" +
+                             cudaGetErrorString(err) + ")";
+    noteGpuContention(what);
+    throw std::runtime_error(what + ": another process holds the GPU's memory");
+  }
   if (err != cudaSuccess || address == nullptr) {
     (void)cudaGetLastError();  // not the next launch's error
     throw std::runtime_error("the module " + m.path + " (compiled from " + key +
