@@ -550,12 +550,14 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
     measure (gpu_lock: grading_run.GpuLock, or None for no locking; without
     a GPU nothing runs on one, so nothing is locked). When another
     submission's run held the GPU beside the shared run (the lock's own
-    record, GpuLock.shared), a test of it that failed for want of GPU memory
-    or time runs again with the lock held exclusively and one test at a
-    time (a test of the submission's own that takes the GPU's memory must
-    not fail its siblings again), and that run's verdict counts
-    (shared_gpu_casualties). Graded alone, a submission's failures are its
-    own: nothing runs again.
+    record, GpuLock.shared) and a test of it failed for want of GPU memory
+    or time (shared_gpu_casualties), the whole shared run is made again
+    with the lock held exclusively, as it would have run graded alone, and
+    its verdicts replace the first run's: a neighbour's code cannot fail
+    this submission's checks, and a submission whose own code takes the
+    GPU's memory scores what it scores alone (its own checks fail again
+    beside it), so a batch grades every submission as alone. Graded alone,
+    a submission's failures are its own: nothing runs again.
     `timeout` bounds the runs together (the waits for the lock do not
     count). A phase with nothing to run starts no CTest. Each CTest runs in
     the sandbox (confined_test_command) unless confined is False; what the
@@ -568,10 +570,14 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
     shutil.rmtree(run_folder, ignore_errors=True)
     records = run_folder / RECORDS
     records.mkdir(parents=True)
-    phases = [(label_args, timed, only, jobs) for label_args, timed in test_phases(gpu_present)]
+    # (label arguments, GPU lock held alone, tests, jobs, reads the GPU's
+    # counters): the timed phase profiles; a shared run made again alone
+    # does not, so it gets no more of the machine than the first time.
+    phases = [(label_args, timed, only, jobs, timed)
+              for label_args, timed in test_phases(gpu_present)]
     index = 0
     while index < len(phases):
-        label_args, timed, names, phase_jobs = phases[index]
+        label_args, timed, names, phase_jobs, profiling = phases[index]
         selection = []
         if names is not None:
             spec = select_tests(slot, commands, label_args, names)
@@ -603,7 +609,7 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
                    "-j", str(phase_jobs), "--output-junit", junit, "--no-tests=ignore"]
             if confined:
                 cmd = confined_test_command(slot, cmd, run_folder, gpu_present, env,
-                                            profiling=timed)
+                                            profiling=profiling)
             started = time.monotonic()
             result = commands.run(cmd, left, env=env,
                                   preexec=sandbox.limits(file_mb=TEST_FILE_MB))
@@ -625,7 +631,7 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
             run.unsure |= {name for name, r in phase_results.items() if r.result == "failed"}
         run.unsure |= set(hit)
         if hit and not timed and getattr(hold, "overlapped", False):
-            phases.insert(index + 1, (label_args, True, hit, 1))
+            phases.insert(index + 1, (label_args, True, names, phase_jobs, False))
         index += 1
     run.output = "\n".join(outputs)
     run.records = read_records(records)

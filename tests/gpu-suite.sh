@@ -19,7 +19,7 @@ over several runs with the same LOGDIR and build folder.
 options:
   --stages LIST     stages to run, comma- or space-separated (default: build
                     solutions starter profile sanitize mutant perf bench
-                    sweep grading, in that order; also forgeries, book,
+                    sweep grading contention, in that order; also forgeries, book,
                     coldperf, democlass)
   --arch LIST       CUDA architectures of the build, e.g. 90 or "80;90"
   --perf-runs N     perf: repeated runs of each section's Perf tests (20)
@@ -59,6 +59,10 @@ stages:
   bench      wb_bench (CSV + JSON) and the Nsight Compute metrics report
   sweep      the transpose block-shape sweep at 8192 x 8192 (CSV)
   grading    the grader's end-to-end and forgery tests (no GPU checks)
+  contention the config, constant and layout tests and the sanitizer checks
+             while another process holds all the GPU's memory: every
+             failure must be recognised from the harness's own notes
+             (tests/checks/contention_check.py), and all pass once it is free
   forgeries  the forgery submissions graded with the GPU checks; slow
   book       the book's reduceInteger timed under Nsight Compute beside the
              workbook's reduction kernels (bench/book_compare.py)
@@ -91,7 +95,7 @@ ARCH=""
 CLASS_SIZE=30
 TIME_LIMIT=""
 DEBS=""
-STAGES="build solutions starter profile sanitize mutant perf bench sweep grading"
+STAGES="build solutions starter profile sanitize mutant perf bench sweep grading contention"
 while [ $# -gt 0 ]; do
   case $1 in
     --stages) STAGES=${2:?--stages needs a list}; STAGES=${STAGES//,/ }; shift 2 ;;
@@ -225,6 +229,12 @@ if wants sweep; then
   note "sweep: exit $? in $(( $(date +%s) - t )) s"
 fi
 wants grading && ctest_stage grading -L grading
+if wants contention; then
+  t=$(date +%s)
+  (cd "$ROOT" && PYTHONPATH="$ROOT" python3 tests/checks/contention_check.py --build "$BUILD" \
+     --out "$LOG/contention") >"$LOG/contention.log" 2>&1
+  note "contention: exit $? in $(( $(date +%s) - t )) s; $(grep -E '^(under|with the GPU free)' "$LOG/contention.log" | tr '\n' ' ')"
+fi
 if wants forgeries; then
   t=$(date +%s)
   only=()

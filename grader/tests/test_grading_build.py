@@ -384,6 +384,21 @@ class RunTestsTest(unittest.TestCase):
         self.assertEqual(holds, ["shared", "exclusive", "exclusive"],
                          "the shared run, the test again alone, then the timed tests")
 
+    def test_the_shared_run_made_again_reads_no_counters(self):
+        # Only the perf and profile run keeps what Nsight Compute needs of
+        # the sandbox (CAP_SYS_ADMIN where the driver asks it); the shared
+        # run made again alone, host exercises and all, gets no more than
+        # the first time.
+        self.add_squeezed_test(self.SQUEEZED, self.slot.root / "squeezed.once")
+        profiling = []
+
+        def unconfined(slot, cmd, run_folder, gpu_present, env, profiling_run=False, **kw):
+            profiling.append(kw.get("profiling", profiling_run))
+            return cmd
+        with mock.patch.object(gb, "confined_test_command", unconfined):
+            gb.run_tests(self.slot, gb.Commands(), True, 2, 120, gpu_lock=self.lock)
+        self.assertEqual(profiling, [False, False, True], "shared, again alone, timed")
+
     def test_graded_alone_a_failure_is_the_submissions_own(self):
         # No other submission's run held the GPU beside this one: the
         # failure stands, and is not stored in the cache (run.unsure).
@@ -412,11 +427,12 @@ class RunTestsTest(unittest.TestCase):
         holds = [how for how, _ in self.lock.seen if how != "released"]
         self.assertEqual(holds, ["shared", "exclusive"], "nothing ran again")
 
-    def test_tests_that_run_again_alone_run_one_at_a_time(self):
+    def test_the_whole_shared_run_runs_again_alone_with_its_jobs(self):
         # Two casualties of a GPU whose memory was taken (the device reported
-        # unavailable, as a new context gets it on an H100): run again with
-        # the lock held alone and one at a time, since a test of the
-        # submission's own may be what takes the memory.
+        # unavailable, as a new context gets it on an H100): the whole shared
+        # run is made again with the lock held alone, as graded alone, since a
+        # test of the submission's own may be what takes the memory (it then
+        # fails its siblings again, as it does graded alone).
         names = ["starter.layout.Layout/GpuLayout.Squeezed/setRowReadCol_square",
                  "starter.layout.Layout/GpuLayout.Squeezed/setRowReadCol_rect"]
         for i, name in enumerate(names):
@@ -432,11 +448,12 @@ class RunTestsTest(unittest.TestCase):
         commands = Recording()
         run = gb.run_tests(self.slot, commands, True, 2, 120, gpu_lock=self.lock, confined=False)
         self.assertEqual([run.results[n].result for n in names], ["passed", "passed"], run.output)
-        again = [cmd for cmd in commands.seen if "-I" in cmd and "-N" not in cmd]
-        self.assertEqual(len(again), 1, commands.seen)
-        self.assertEqual(again[0][again[0].index("-j") + 1], "1", "one test at a time")
-        self.assertEqual(commands.seen[0][commands.seen[0].index("-j") + 1], "2",
-                         "the shared run keeps its jobs")
+        runs = [cmd for cmd in commands.seen if "--output-junit" in cmd]
+        self.assertEqual(len(runs), 3, "the shared run, again, then the timed tests")
+        self.assertEqual([a.replace("-0.xml", "-1.xml") for a in runs[0]], runs[1],
+                         "the same tests with the same jobs")
+        holds = [how for how, _ in self.lock.seen if how != "released"]
+        self.assertEqual(holds, ["shared", "exclusive", "exclusive"])
 
     def test_only_failures_the_harness_or_ctest_marked_run_again(self):
         def result(name, outcome, output=""):

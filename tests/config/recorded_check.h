@@ -28,6 +28,13 @@
 
 namespace wb::config::check {
 
+/// The time limit of each child of a check, in seconds: the student's and
+/// the judge's together stay under CTest's limit of a GPU test (60 s), so
+/// a function that never returns fails as the harness saw it ("did not
+/// return within"), not as a CTest timeout, which the grader would read as
+/// the GPU held by another process and answer by running the tests again.
+constexpr int kCheckChildSeconds = 25;
+
 /// One cudaFuncSetAttribute the student's function made, and what the
 /// runtime returned to it.
 struct AttributeCall {
@@ -51,7 +58,7 @@ struct RecordedCalls {
  *        kernel attributes each sets.
  */
 RecordedCalls callRecorded(std::size_t count, const std::function<double(std::size_t)>& student,
-                           ChildSetup setup, int timeoutSeconds = 60);
+                           ChildSetup setup, int timeoutSeconds = kCheckChildSeconds);
 
 /// What setting call i's attributes again did here.
 struct Replayed {
@@ -88,6 +95,6 @@ IsolatedResult checkOnGpu(
     std::size_t count, const std::function<double(std::size_t)>& student,
     const std::vector<const void*>& kernels,
     const std::function<std::string(const std::vector<IsolatedResult>&, const Replay&)>& judge,
-    int timeoutSeconds = 60);
+    int timeoutSeconds = kCheckChildSeconds);
 
 }  // namespace wb::config::check

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -21,6 +22,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
@@ -333,6 +335,40 @@ TEST(HostConfinedChild, LeavesNeitherItsGroupNorTerminal) {
                                                  (1UL << 32) | TIOCSTI, &c));
                       }),
                       "ioctl(TIOCSTI with high bits)");
+}
+
+TEST(HostConfinedChild, StartsNoThread) {
+  // Threads would let a host-only function take CPUs from the submissions
+  // graded beside it; it needs none.
+  const IsolatedResult r = callIsolated([] {
+    pthread_t thread;
+    const int rc = ::pthread_create(
+        &thread, nullptr, [](void*) -> void* { return nullptr; }, nullptr);
+    if (rc == 0) ::pthread_join(thread, nullptr);
+    return -static_cast<double>(rc);
+  });
+  ASSERT_EQ(r.kind, IsolatedResult::Kind::Returned) << "the child " << r.describe();
+  EXPECT_EQ(r.value, -EPERM) << "pthread_create was not refused with EPERM";
+}
+
+TEST(HostConfinedChild, TakesNoMoreThanHalfAGigabyteOfAddressSpace) {
+  // 8 GiB is granted without the limit (the kernel overcommits); touched
+  // page by page it would take the machine's memory.
+  const IsolatedResult big = callIsolated([] {
+    void* p = std::malloc(std::size_t{8} << 30);
+    std::free(p);
+    return p != nullptr ? 1.0 : 0.0;
+  });
+  ASSERT_EQ(big.kind, IsolatedResult::Kind::Returned) << "the child " << big.describe();
+  EXPECT_EQ(big.value, 0.0) << "the child got 8 GiB of address space";
+  const IsolatedResult small = callIsolated([] {
+    void* p = std::malloc(std::size_t{64} << 20);
+    if (p != nullptr) std::memset(p, 1, std::size_t{64} << 20);
+    std::free(p);
+    return p != nullptr ? 1.0 : 0.0;
+  });
+  ASSERT_EQ(small.kind, IsolatedResult::Kind::Returned) << "the child " << small.describe();
+  EXPECT_EQ(small.value, 1.0) << "64 MiB, far within the limit, was refused";
 }
 
 TEST(HostConfinedChild, ACudaChildIsConfinedToo) {

@@ -10,11 +10,17 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
 namespace wb {
 namespace {
+
+// The address space a host-only child may add to what it has when it is
+// confined: far more than any host exercise needs (they compute a few
+// numbers), far less than a machine's memory.
+constexpr rlim_t kHostOnlyHeadroom = rlim_t{512} << 20;
 
 // ---------------------------------------------------------------------------
 // The allow-list. Every call the child may make after it is confined, with
@@ -148,7 +154,7 @@ void detachFromTestProcess(int keepFd) {
   }
 }
 
-std::string confineThisProcess() {
+std::string confineThisProcess(bool usesCuda) {
   // Second layer, should a call slip past the filter: no file may grow (a
   // write past the end fails with EFBIG rather than killing the child with
   // SIGXFSZ), and a user who is not root may start no process, nor thread:
@@ -158,6 +164,22 @@ std::string confineThisProcess() {
   const rlimit none{0, 0};
   if (::setrlimit(RLIMIT_FSIZE, &none) != 0) return errorText("setrlimit(RLIMIT_FSIZE)", errno);
   if (::setrlimit(RLIMIT_NPROC, &none) != 0) return errorText("setrlimit(RLIMIT_NPROC)", errno);
+  if (!usesCuda) {
+    // A host-only function gets little more address space than the child
+    // has now: it cannot take the machine's memory from the submissions
+    // graded beside it (RLIMIT_NPROC above does not bind root). A CUDA
+    // child is left without: the runtime reserves and maps address space
+    // as it goes, which a limit would break.
+    long pages = 0;
+    if (FILE* statm = std::fopen("/proc/self/statm", "r")) {
+      if (std::fscanf(statm, "%ld", &pages) != 1) pages = 0;
+      std::fclose(statm);
+    }
+    if (pages <= 0) return "could not read this process's size from /proc/self/statm";
+    const rlim_t size = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE));
+    const rlimit space{size + kHostOnlyHeadroom, size + kHostOnlyHeadroom};
+    if (::setrlimit(RLIMIT_AS, &space) != 0) return errorText("setrlimit(RLIMIT_AS)", errno);
+  }
   // No program the child could still reach gains privileges (set-user-ID);
   // the kernel also requires it of an unprivileged process's filter.
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
@@ -192,9 +214,14 @@ std::string confineThisProcess() {
   // clone3 takes its flags in a structure the filter cannot read: ENOSYS, on
   // which glibc falls back to clone.
   filter.add(SCMP_ACT_ERRNO(ENOSYS), "clone3", {});
-  // A thread of this process (the runtime or the C++ library may start one)
-  // is allowed; a clone without CLONE_THREAD is a new process: hostile.
-  filter.add(SCMP_ACT_ALLOW, "clone", {SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD)});
+  // A thread of this process is allowed where CUDA runs (the runtime may
+  // start one); a host-only function needs none, and threads would let it
+  // take CPUs from the submissions graded beside it: there the call has no
+  // rule and fails with the default, EPERM (pthread_create reports it). A
+  // clone without CLONE_THREAD is a new process: hostile.
+  if (usesCuda) {
+    filter.add(SCMP_ACT_ALLOW, "clone", {SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD)});
+  }
   filter.add(SCMP_ACT_KILL_PROCESS, "clone", {SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0)});
 
   // Signals to itself only (abort() and raise() use tgkill, kill(getpid())

@@ -121,7 +121,7 @@ void answer(const Call& call, std::size_t i, Answer& a) {
   // No file by its path, CUDA children included: the runtime has opened
   // what it needs while initialising (prepare); what it opens later it may
   // do without (the config tests pass so on an H100).
-  const std::string unconfined = confineThisProcess();
+  const std::string unconfined = confineThisProcess(setup != ChildSetup::HostOnly);
   if (!unconfined.empty()) sendAlone(IsolatedResult::Kind::NotConfined, unconfined.c_str());
   for (std::size_t i = 0; i < count; ++i) {
     a = Answer{};

@@ -8,8 +8,9 @@
  * The object check (wbcore/object_check.py) keeps system calls and process
  * control out of a host exercise's object, but code can still reach the C
  * library through pointer arithmetic, or make machine code at run time. This
- * filter holds whatever the function does: no exec, no new processes (threads
- * of the same process are allowed), no file opened for writing or created, no
+ * filter holds whatever the function does: no exec, no new processes (a child
+ * with CUDA may start threads of its own; one without may not, and its
+ * address space is limited), no file opened for writing or created, no
  * renaming, removing, linking or changing files, no sockets, no tracing, no
  * signals to another process, no leaving its process group (setsid, setpgid),
  * no mounts. A child that does not use CUDA may not reach the file system by
@@ -40,14 +41,19 @@ void detachFromTestProcess(int keepFd);
  * @brief Confines the calling process for the rest of its life.
  *
  * In this order: the file-size and process-count limits to 0 (a second layer
- * under the filter), no new privileges, then the seccomp filter, on every
- * thread of the process (CUDA's included). Call it in a forked child only,
- * after CUDA is initialised there if the child uses CUDA (the runtime opens
- * its device files for writing, which the filter then refuses).
+ * under the filter), for a child without CUDA an address-space limit of
+ * 512 MiB above its size now, no new privileges, then the seccomp filter, on
+ * every thread of the process (CUDA's included). A child without CUDA may
+ * start no thread either. Call it in a forked child only, after CUDA is
+ * initialised there if the child uses CUDA (the runtime opens its device
+ * files for writing, which the filter then refuses).
+ *
+ * @param usesCuda whether the child initialised CUDA (wb::ChildSetup other
+ *        than HostOnly)
  *
  * @return "" when the filter is in place, else why not (the caller must then
  *         not run the student's code).
  */
-std::string confineThisProcess();
+std::string confineThisProcess(bool usesCuda);
 
 }  // namespace wb
