@@ -425,6 +425,7 @@ CLASSES_ZH = {
     "LDS": "共享内存加载（LDS、LDSM）",
     "STS": "共享内存存储（STS）",
     "ATOMS": "共享内存原子操作（ATOMS）",
+    "REDUX": "一条指令完成的线程束归约（REDUX，__reduce_*_sync，sm_80 及更新）",
     "BAR": "线程块屏障（BAR，__syncthreads）",
     "LDG": "全局内存加载（LDG），任何通路",
     "LDG.RO": "经只读缓存的全局加载（LDG .CONSTANT 或 .NC，__ldg）",

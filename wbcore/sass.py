@@ -308,6 +308,7 @@ CLASSES = {
     "LDS": "a shared-memory load (LDS, LDSM)",
     "STS": "a shared-memory store (STS)",
     "ATOMS": "a shared-memory atomic (ATOMS)",
+    "REDUX": "a warp-wide reduction in one instruction (REDUX, __reduce_*_sync, sm_80 and newer)",
     "BAR": "a block barrier (BAR, __syncthreads)",
     "LDG": "a global-memory load (LDG), on any path",
     "LDG.RO": "a global load through the read-only cache (LDG .CONSTANT or .NC, __ldg)",
@@ -343,6 +344,8 @@ def classes(instr):
         found.add("STS")
     elif base == "ATOMS":
         found.add("ATOMS")
+    elif base in ("REDUX", "CREDUX"):
+        found.add("REDUX")
     elif base == "BAR" and "ARV" not in mods:
         # BAR.SYNC (and .DEFER_BLOCKING); BAR.ARV arrives without waiting.
         found.add("BAR")

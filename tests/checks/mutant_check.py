@@ -199,6 +199,21 @@ def stage_profile(runner, kernels, checks=None, reference_modules=None):
     return None
 
 
+def missing_arch(module, needed):
+    """Why the module cannot show a technique of sm_`needed` and newer (it
+    holds machine code for older architectures only), or None."""
+    try:
+        archs = [arch for arch, _ in sass.disassemble(module)]
+    except (sass.ToolsMissing, sass.DisassemblyError) as err:
+        return f"its module could not be read: {err}"
+    newer = [a for a in archs if int(re.sub(r"\D", "", a) or 0) >= needed]
+    if newer:
+        return None
+    return (f"its wrong technique needs sm_{needed} or newer, and the module holds machine code "
+            f"for {', '.join(archs) or 'no architecture'} only (build for a newer GPU, e.g. "
+            f"-DCMAKE_CUDA_ARCHITECTURES={needed})")
+
+
 def stage_method(module, section, exercise, checks=None):
     """The method check of the mutant's module: (killed_by or None, why it
     could not run or None). Each fact is recorded in `checks` as
@@ -244,6 +259,9 @@ def main():
     ap.add_argument("--exercise", required=True)
     ap.add_argument("--expect", default="", help="the stage expected to catch it (documentary)")
     ap.add_argument("--timeout", type=int, default=60)
+    ap.add_argument("--needs-arch", type=int, metavar="N",
+                    help="the mutant's wrong technique exists only on sm_N and newer (its "
+                         "'// needs: sm_N' line): skipped where the module holds no such code")
     args = ap.parse_args()
 
     if args.host_tests:
@@ -278,6 +296,11 @@ def main():
     # The mutant's module: the first folder of --modules holds it alone.
     module = (pathlib.Path(args.modules.split(":", 1)[0]) / args.section
               / f"{args.exercise}.fatbin")
+    if args.needs_arch:
+        why = missing_arch(module, args.needs_arch)
+        if why:
+            print(f"skipped: mutant {args.name}: {why}")
+            return SKIP
     method_checks = {}
     by_method, method_skipped = stage_method(module, args.section, args.exercise, method_checks)
     gpu = subprocess.run([args.runner, "--gpu-check"], capture_output=True, text=True)

@@ -109,6 +109,7 @@ class Classes(unittest.TestCase):
             "/*0010*/ @!P0 LDS.U.128 R4, [R2] ;": {"LDS"},
             "/*0010*/ LDGSTS.E [R1], desc[UR4][R2.64] ;": {"LDG", "LDG.PLAIN", "STS"},
             "/*0010*/ SHFL.BFLY PT, R0, R3, 0x10, 0x1f ;": {"SHFL"},
+            "/*0010*/ REDUX.SUM.S32 UR4, R2 ;": {"REDUX"},
             "/*0010*/ STL [R1], R2 ;": {"LOCAL"},
             "/*0010*/ ATOMG.E.ADD.STRONG.GPU PT, R2, [R4], R5 ;": {"ATOMG"},
         }

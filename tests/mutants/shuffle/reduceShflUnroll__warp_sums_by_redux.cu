@@ -1,11 +1,12 @@
-// forgery: each warp adds its 32 register sums with one REDUX (__reduce_add_sync, sm_80 and newer) instead of five shuffles; only warp 0's last step (the 4 warp sums) uses the butterfly. wbcore/sass.py has no class for REDUX, so no method fact can see it; the shuffle counter averages over the launch (shuffle_counter: shuffles / warps): 20 SHFL by 16 warps = 1.25 >= 1, all with 32 lanes. Everything else is the reference (loads a block apart: coalesced; the 16-byte smem[kWarpSums]).
-// exercise: shuffle/reduceShflUnroll
-// base: solutions
-// expect: zero method
-// Should earn at 840951c on a GPU built for sm_80+ (native on an H100): every point of the exercise,
-// method 1 included. On an sm_75 build the #else path is the reference's, so nothing is gained
-// there. Evidence: nvdisasm of the sm_90 cubin shows REDUX.SUM and 5 SHFL.BFLY; method_counters
-// prints 1.25 shuffles per warp (reference 6.25).
+// bug: each warp adds its 32 register sums with one REDUX (__reduce_add_sync)
+// instead of five shuffles; only warp 0's last step, over the 4 warp sums,
+// uses the butterfly
+// expect: method
+// needs: sm_80
+// The answer is right and shuffles do run (20 per block: 1.25 per warp over
+// the launch, each with all 32 lanes), so neither "needs SHFL" nor the
+// shuffle counter sees it; the machine code shows the REDUX. REDUX exists
+// from sm_80: a build for older GPUs compiles the reference's butterfly.
 #include "shuffle/shuffle.cuh"
 
 namespace wb::shuffle {
