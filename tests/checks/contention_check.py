@@ -7,7 +7,7 @@ with the GPU free, where all must pass. This is what lets the grader run a
 neighbour's victims again alone (grader/build.py, shared_gpu_casualties).
 
   PYTHONPATH=. python3 tests/checks/contention_check.py --build build-gpu \\
-      [--tests REGEX] [--hold-seconds 120] [--out DIR]
+      [--tests REGEX] [--hold-seconds 180] [--out DIR]
 
 Exit 0 when every failure under the hold was recognised and every test
 passed without it; 1 otherwise; 77 without a GPU or nvcc. Needs a GPU build
@@ -49,7 +49,7 @@ def main():
         formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", required=True, help="a GPU build folder")
     ap.add_argument("--tests", default=DEFAULT_TESTS, help="CTest -R regex (default: %(default)s)")
-    ap.add_argument("--hold-seconds", type=int, default=120)
+    ap.add_argument("--hold-seconds", type=int, default=180)
     ap.add_argument("--out", help="keep the reports and notes in this folder")
     args = ap.parse_args()
     build = pathlib.Path(args.build).resolve()
@@ -63,7 +63,11 @@ def main():
     shutil.rmtree(records, ignore_errors=True)
     records.mkdir(parents=True)
     holder = out / "wb_hold_gpu_memory"
-    subprocess.run([nvcc, "-o", str(holder), str(HOLDER)], check=True, env=env)
+    built = subprocess.run([nvcc, "-o", str(holder), str(HOLDER)], env=env,
+                           capture_output=True, text=True)
+    if built.returncode != 0:
+        print(f"FAILED: {HOLDER.relative_to(ROOT)} did not compile:\n{built.stderr[-2000:]}")
+        return 1
 
     hold = subprocess.Popen([str(holder), str(args.hold_seconds)], stdout=subprocess.PIPE,
                             text=True)
