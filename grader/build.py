@@ -520,9 +520,9 @@ def read_gpu_contention(folder):
 def shared_gpu_casualties(results, ctest_output, contention):
     """The tests of a phase run beside another submission's (the GPU lock
     held shared by both) that failed the way a test fails when another
-    process holds the GPU's memory or time: they run again alone before
-    their verdict counts, so no submission's grade depends on what another's
-    code did meanwhile. The signs are the harness's and CTest's own, never
+    process holds the GPU's memory or time: any of them makes run_tests run
+    the whole shared run again alone, so no submission's grade depends on
+    what another's code did meanwhile. The signs are the harness's and CTest's own, never
     the test's output, where a kernel's printf lands ("out of memory"
     printed there bought a second try: forgery
     reduceSmemUnroll__prints_out_of_memory_for_a_second_try):

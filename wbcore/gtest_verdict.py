@@ -60,8 +60,9 @@ wb::noteGpuContention). When that file holds a line, the record is joined by
     {"test": CTEST_NAME, "seen": [the log's lines]}
 
 (write_gpu_contention; the sanitizer check writes the same for the runner's
-status 75). The grader runs a failed test again alone on that note, or on
-CTest's timeout, never on what the test printed: a kernel's printf lands in
+status 75). On that note, or on CTest's timeout, and where another
+submission's tests shared the GPU, the grader makes the submission's shared
+run again alone; never on what the test printed: a kernel's printf lands in
 the same output, and "out of memory" printed there would buy a second try.
 
 Processes: the child runs in its own process group with stdin from

@@ -16,7 +16,8 @@ prints, for a kernel with a race, e.g.
 A run that stopped at its time limit, or whose runner found the GPU held by
 another process (status 75), is noted for the grader in the test's
 .contention file (wbcore/gtest_verdict.py: WB_TEST_RECORDS, and
-WB_TEST_NAME set by CTest), which runs the test again alone on that note.
+WB_TEST_NAME set by CTest): where another submission's tests shared the
+GPU, the grader then makes the submission's shared run again alone.
 
 Findings are read from compute-sanitizer's report file alone
 (wbcore/nsight.py); "=========" lines the kernel prints stay in the
