@@ -82,8 +82,24 @@ endfunction()
 # nvcc's code-generation options for CMAKE_CUDA_ARCHITECTURES, for the
 # modules (custom commands, which CMake's CUDA support does not see).
 set(WB_MODULE_ARCH_FLAGS "")
+# `native` is expanded to what CMake detected while enabling CUDA
+# (CMAKE_CUDA_ARCHITECTURES_NATIVE, e.g. 90-real): nvcc's own -arch=native
+# cannot see the GPU under the compile limits and silently builds sm_75.
+set(_wb_module_archs "")
 foreach(arch IN LISTS CMAKE_CUDA_ARCHITECTURES)
-  if(arch MATCHES "^(native|all|all-major)$")
+  if(arch STREQUAL "native")
+    if(NOT CMAKE_CUDA_ARCHITECTURES_NATIVE)
+      message(FATAL_ERROR "CMAKE_CUDA_ARCHITECTURES is 'native' but CMake found no GPU; "
+              "set the architectures instead, e.g. -DCMAKE_CUDA_ARCHITECTURES=90")
+    endif()
+    list(APPEND _wb_module_archs ${CMAKE_CUDA_ARCHITECTURES_NATIVE})
+  else()
+    list(APPEND _wb_module_archs "${arch}")
+  endif()
+endforeach()
+list(REMOVE_DUPLICATES _wb_module_archs)
+foreach(arch IN LISTS _wb_module_archs)
+  if(arch MATCHES "^(all|all-major)$")
     list(APPEND WB_MODULE_ARCH_FLAGS "-arch=${arch}")
   elseif(arch MATCHES "^([0-9]+[af]?)-real$")
     list(APPEND WB_MODULE_ARCH_FLAGS "--generate-code=arch=compute_${CMAKE_MATCH_1},code=sm_${CMAKE_MATCH_1}")

@@ -173,7 +173,12 @@ if wants build; then
   if ! cmake --build "$BUILD" -j "$(nproc)" >"$LOG/build.log" 2>&1; then
     note "build FAILED"; grep -E "error|FAILED" "$LOG/build.log" | head -30; exit 1
   fi
-  note "build: configure + build in $(( $(date +%s) - t0 )) s"
+  note "build: configure + build in $(( $(date +%s) - t0 )) s for $(cat "$BUILD/cuda-architectures.txt")"
+  # nvcc falls back to sm_75 when it is told `native` and cannot see the
+  # GPU: every module would then run as JIT-compiled PTX.
+  if grep -q "Cannot find valid GPU" "$LOG/build.log"; then
+    note "build FAILED: nvcc could not see the GPU for -arch=native (see build.log)"; exit 1
+  fi
 fi
 
 mapfile -t grading_options < <(grading_arch)
