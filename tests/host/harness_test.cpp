@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "wb/cuda_check.h"
 #include "wb/device.h"
 #include "wb/fingerprint.h"
 #include "wb/stats.h"
@@ -54,6 +55,28 @@ TEST(HostBandwidth, PeakFromClockAndBusWidth) {
   d.memoryClockKHz = 2619000;  // H100 SXM HBM3
   d.busWidthBits = 5120;
   EXPECT_NEAR(d.peakGBs(), 3352.3, 0.1);
+}
+
+// The local-frame rule that keeps a kernel's own out-of-memory launches from
+// passing for another process's hold (wb::disownGpuContention).
+TEST(HostLocalFrame, AFrameTheDriverCannotReserveOutgrowsTheDevice) {
+  const std::size_t h100 = std::size_t{80} << 30;
+  // The open forgery's 496 KB frame: about 137 GB for 2048 x 132 threads.
+  EXPECT_TRUE(wb::localMemoryOutgrowsDevice(507904, 2048, 132, h100));
+  // Half the device is the line: 160 KB a thread is 43 GB on an H100.
+  EXPECT_TRUE(wb::localMemoryOutgrowsDevice(160 * 1024, 2048, 132, h100));
+}
+
+TEST(HostLocalFrame, HonestFramesAndNoFrameFit) {
+  const std::size_t h100 = std::size_t{80} << 30;
+  const std::size_t t4 = std::size_t{15} << 30;
+  EXPECT_FALSE(wb::localMemoryOutgrowsDevice(0, 2048, 132, h100));
+  EXPECT_FALSE(wb::localMemoryOutgrowsDevice(1024, 2048, 132, h100));
+  // A spilled array of 4 KB per thread on a 40-SM Turing card with 15 GiB.
+  EXPECT_FALSE(wb::localMemoryOutgrowsDevice(4096, 1024, 40, t4));
+  // Nonsense device figures never disown anything.
+  EXPECT_FALSE(wb::localMemoryOutgrowsDevice(507904, 0, 132, h100));
+  EXPECT_FALSE(wb::localMemoryOutgrowsDevice(507904, 2048, -1, h100));
 }
 
 TEST(HostPoison, PoisonIsNaNAsFloatAndHugeAsInt) {

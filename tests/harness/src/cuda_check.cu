@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 
@@ -12,6 +13,7 @@ namespace wb {
 namespace {
 
 std::atomic<bool> contentionSeen{false};
+std::atomic<bool> contentionDisowned{false};
 
 }  // namespace
 
@@ -20,6 +22,7 @@ bool isGpuContention(cudaError_t code) {
 }
 
 void noteGpuContention(const std::string& what) {
+  if (contentionDisowned) return;
   contentionSeen = true;
   const char* log = std::getenv("WB_GPU_CONTENTION_LOG");
   if (log == nullptr || *log == '\0') return;
@@ -44,6 +47,21 @@ void noteIfGpuContention(cudaError_t code, const std::string& what) {
 }
 
 bool gpuContentionSeen() { return contentionSeen; }
+
+bool localMemoryOutgrowsDevice(std::size_t localBytesPerThread, int threadsPerSm, int smCount,
+                               std::size_t deviceBytes) {
+  if (localBytesPerThread == 0 || threadsPerSm <= 0 || smCount <= 0) return false;
+  const std::size_t threads =
+      static_cast<std::size_t>(threadsPerSm) * static_cast<std::size_t>(smCount);
+  // Compared by division: the product may not fit in 64 bits for a forged
+  // attribute, and 2 * reservation > deviceBytes is what is asked.
+  return localBytesPerThread > deviceBytes / 2 / threads;
+}
+
+void disownGpuContention(const std::string& why) {
+  if (contentionDisowned.exchange(true)) return;
+  std::fprintf(stderr, "%s\n", why.c_str());
+}
 
 void throwIfFailed(cudaError_t code, const char* call, const char* file, int line) {
   if (code == cudaSuccess) return;

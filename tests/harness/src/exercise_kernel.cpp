@@ -96,6 +96,40 @@ void logLoaded(const std::string& key) {
   if (!out) throw std::runtime_error(std::string("cannot append to WB_MODULES_LOG ") + log);
 }
 
+/// A kernel whose local frame outgrows the device fails its own launches
+/// with cudaErrorMemoryAllocation: those are then not another process's
+/// hold (disownGpuContention).
+void disownContentionForHugeFrames(const LoadedModule& m) {
+  int device = 0, threadsPerSm = 0, smCount = 0;
+  std::size_t freeBytes = 0, totalBytes = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&threadsPerSm, cudaDevAttrMaxThreadsPerMultiProcessor, device) !=
+          cudaSuccess ||
+      cudaDeviceGetAttribute(&smCount, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+      cudaMemGetInfo(&freeBytes, &totalBytes) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return;
+  }
+  for (const auto& [name, function] : m.kernels) {
+    cudaFuncAttributes attributes{};
+    if (cudaFuncGetAttributes(&attributes, function) != cudaSuccess) {
+      (void)cudaGetLastError();
+      continue;
+    }
+    if (localMemoryOutgrowsDevice(attributes.localSizeBytes, threadsPerSm, smCount, totalBytes)) {
+      std::ostringstream why;
+      why << "the kernel " << name << " of " << m.path << " needs " << attributes.localSizeBytes
+          << " bytes of local memory per thread: the driver reserves that for all "
+          << static_cast<long long>(threadsPerSm) * smCount << " threads this GPU holds, more than "
+          << "half of its " << (totalBytes >> 20) << " MiB, so its launches may fail for want of "
+          << "memory; such failures count as the kernel's own (keep large arrays in shared or "
+          << "global memory)";
+      disownGpuContention(why.str());
+      return;
+    }
+  }
+}
+
 LoadedModule& load(ModuleRegistry& r, const std::string& key) {
   // A module loaded inside a ModuleFolderScope is kept under its folders
   // too: the same exercise may also be loaded from WB_MODULES.
@@ -135,6 +169,7 @@ LoadedModule& load(ModuleRegistry& r, const std::string& key) {
     }
   }
   (void)cudaGetLastError();
+  disownContentionForHugeFrames(m);
   if (!scoped) logLoaded(key);
   return r.modules.emplace(entry, std::move(m)).first->second;
 }

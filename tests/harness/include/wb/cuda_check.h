@@ -12,6 +12,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -61,6 +62,29 @@ void noteIfGpuContention(cudaError_t code, const std::string& what);
 
 /// Whether this process noted contention (noteGpuContention).
 bool gpuContentionSeen();
+
+/**
+ * @brief Whether a kernel whose threads each need @p localBytesPerThread of
+ *        local memory asks the driver for more than half of the device's
+ *        @p deviceBytes: the driver reserves the frame for every thread the
+ *        GPU can hold (@p threadsPerSm times @p smCount).
+ *
+ * Such a kernel's launches fail with cudaErrorMemoryAllocation on a free GPU
+ * (a 496 KB frame needs about 137 GB on an H100), or take most of the memory
+ * from everything beside it; no exercise's reference uses local memory.
+ */
+bool localMemoryOutgrowsDevice(std::size_t localBytesPerThread, int threadsPerSm, int smCount,
+                               std::size_t deviceBytes);
+
+/**
+ * @brief From now on this process notes no contention: its out-of-memory
+ *        errors are its own doing. Called when a loaded kernel's local frame
+ *        outgrows the device (localMemoryOutgrowsDevice), so that a kernel
+ *        cannot pass its own launch failures off as another process's hold
+ *        (which would keep them out of the result cache and buy a run alone).
+ *        @p why is printed once, for the student.
+ */
+void disownGpuContention(const std::string& why);
 
 }  // namespace wb
 
