@@ -15,7 +15,6 @@ namespace wb::runner {
 
 namespace {
 
-constexpr std::uint64_t kSeed = 20261123;
 constexpr unsigned int kStart = 3;
 
 RunnableKernel lookupEntry(const constant::LookupKernel& k, unsigned int distinct) {
@@ -31,7 +30,7 @@ RunnableKernel lookupEntry(const constant::LookupKernel& k, unsigned int distinc
   r.constantRequests = static_cast<double>(constant::kLookupBlock / constant::kWarpLanes) *
                        constant::kLookupReads;
   r.runOnce = [&k, distinct] {
-    return constant::testing::runAndCheckLookup(k, constant::testing::randomTable(kSeed),
+    return constant::testing::runAndCheckLookup(k, constant::testing::randomTable(inputSeed()),
                                                 constant::kLookupBlock, kStart, distinct);
   };
   return r;
@@ -52,7 +51,7 @@ std::vector<RunnableKernel> constantKernels() {
     r.runOnce = [&k] {
       const std::size_t n = 3 * static_cast<std::size_t>(constant::kStencilBlock) + 37;
       return constant::testing::runAndCheckStencil(k,
-                                                   constant::testing::randomStencilInput(n, kSeed));
+                                                   constant::testing::randomStencilInput(n, inputSeed()));
     };
     out.push_back(std::move(r));
   }

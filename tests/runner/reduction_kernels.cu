@@ -37,7 +37,7 @@ std::vector<RunnableKernel> reductionKernels() {
       // Three full blocks and a partial fourth, with a tail that is not a
       // multiple of the block or of the unroll factor.
       const std::size_t n = 3 * static_cast<std::size_t>(k.span()) + 37;
-      return reduction::testing::runAndCheck(k, reduction::testing::randomInput(n, 20261122));
+      return reduction::testing::runAndCheck(k, reduction::testing::randomInput(n, inputSeed()));
     };
     out.push_back(std::move(r));
   }

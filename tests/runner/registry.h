@@ -7,6 +7,7 @@
 // workbook.toml lists.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -15,6 +16,12 @@
 #include "wb/section_registry.h"
 
 namespace wb::runner {
+
+/// The seed of this run's random inputs: drawn afresh for every process
+/// (WB_RUN_SEED=N repeats a run), so a kernel cannot recognise the profiled
+/// or sanitized launch by its values and answer it from a table (the
+/// counters and checks do not depend on the values, only on the sizes).
+std::uint64_t inputSeed();
 
 struct RunnableKernel {
   std::string section;   ///< "layout", "reduction", "transpose", "constant", "shuffle"

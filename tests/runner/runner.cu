@@ -20,10 +20,16 @@
 // unavailable: wb::isGpuContention); 124 the launch did not finish
 // within WB_RUN_TIMEOUT seconds (default 60); 77 no usable GPU (CTest reads
 // 77 as "skipped").
+//
+// The random inputs are drawn from a new seed in every run (inputSeed,
+// WB_RUN_SEED=N to repeat one): the tools see a launch whose values the
+// kernel cannot know in advance.
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <random>
 #include <string>
 #include <thread>
 
@@ -33,6 +39,16 @@
 #include "wb/modules.h"
 
 namespace wb::runner {
+
+std::uint64_t inputSeed() {
+  static const std::uint64_t seed = []() -> std::uint64_t {
+    const char* fixed = std::getenv("WB_RUN_SEED");
+    if (fixed != nullptr && *fixed != '\0') return std::strtoull(fixed, nullptr, 10);
+    std::random_device device;
+    return (std::uint64_t{device()} << 32) ^ std::uint64_t{device()};
+  }();
+  return seed;
+}
 
 std::vector<RunnableKernel> allKernels() {
   std::vector<RunnableKernel> all;
@@ -164,7 +180,10 @@ int main(int argc, char** argv) {
       wb::loadOnlyModule(k.section + "/" + k.exercise);
       const std::string problem = k.runOnce();
       if (!problem.empty()) {
-        std::printf("WRONG %s: %s\n", arg.c_str(), problem.c_str());
+        std::printf("WRONG %s: %s (inputs of seed %llu: WB_RUN_SEED=%llu repeats them)\n",
+                    arg.c_str(), problem.c_str(),
+                    static_cast<unsigned long long>(inputSeed()),
+                    static_cast<unsigned long long>(inputSeed()));
         return 1;
       }
     } catch (const std::exception& e) {

@@ -26,7 +26,7 @@ std::vector<RunnableKernel> shuffleKernels() {
     r.qualifiedName = std::string("wb::shuffle::") + k.exercise;
     // The exchange itself: each warp trades its values by shuffle.
     r.minShufflesPerWarp = kShufflesPerWarp;
-    r.runOnce = [&k] { return shuffle::testing::runAndCheckWidth(k, 16, 2, 20261123); };
+    r.runOnce = [&k] { return shuffle::testing::runAndCheckWidth(k, 16, 2, inputSeed()); };
     out.push_back(std::move(r));
   }
   for (const reduction::ReduceKernel& k : shuffle::shuffleReductionKernels()) {
@@ -46,7 +46,7 @@ std::vector<RunnableKernel> shuffleKernels() {
       // Three full blocks and a partial fourth, with a tail that is not a
       // multiple of a warp, the block or the unroll factor.
       const std::size_t n = 3 * static_cast<std::size_t>(k.span()) + 37;
-      return reduction::testing::runAndCheck(k, reduction::testing::randomInput(n, 20261123));
+      return reduction::testing::runAndCheck(k, reduction::testing::randomInput(n, inputSeed()));
     };
     out.push_back(std::move(r));
   }

@@ -29,7 +29,7 @@ std::vector<RunnableKernel> transposeKernels() {
     // sector per lane (the output rows here are 16 floats = 64 bytes apart).
     r.globalStoreSectors = (k.reference == Reference::Copy || k.tile != SharedTile::None) ? 4 : 32;
     r.runOnce = [&k] {
-      return transpose::testing::runAndCheck(k, kBlockY, kBlockX * k.unroll, 20261122);
+      return transpose::testing::runAndCheck(k, kBlockY, kBlockX * k.unroll, inputSeed());
     };
     out.push_back(std::move(r));
   }
