@@ -47,6 +47,9 @@ class Exercise:
     worked_example: bool = dataclasses.field(default=False, compare=False)
     hints: tuple = dataclasses.field(default=(), compare=False)
     method: tuple = dataclasses.field(default=(), compare=False)
+    # The book's end-of-chapter exercises (numbers) the exercise answers;
+    # empty for an exercise that follows a section's text.
+    book_exercises: tuple = dataclasses.field(default=(), compare=False)
 
     @property
     def key(self):
@@ -97,7 +100,7 @@ def _load(root=ROOT):
             if not isinstance(e.get(field), str) or not e[field]:
                 raise CourseError(f"{where} needs a {field} (a string)")
         unknown = set(e) - {"section", "name", "book", "kind", "worked_example", "hints",
-                            "method"}
+                            "method", "book_exercises"}
         if unknown:
             raise CourseError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
         if e["section"] not in section_names:
@@ -120,13 +123,18 @@ def _load(root=ROOT):
                 wbmethod.parse_facts(facts)
             except ValueError as err:
                 raise CourseError(f"{where}: method: {err}")
+        numbers = e.get("book_exercises", [])
+        if not isinstance(numbers, list) or not all(
+                isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in numbers):
+            raise CourseError(f"{where}: book_exercises must be a list of the book's exercise "
+                              f"numbers (positive integers), e.g. [4, 7]")
         if (e["section"], e["name"]) in names:
             raise CourseError(f"{where}: listed twice")
         names.add((e["section"], e["name"]))
         exercises_.append(Exercise(e["section"], e["name"], e["book"], kind,
                                    bool(e.get("worked_example", False)),
                                    tuple(h.strip() for h in hints),
-                                   tuple(f.strip() for f in facts)))
+                                   tuple(f.strip() for f in facts), tuple(numbers)))
     # Section by section in the list's order, each in teaching order.
     exercises_.sort(key=lambda x: section_names.index(x.section))
     _cache.clear()
