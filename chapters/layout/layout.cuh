@@ -52,6 +52,18 @@ __global__ void setRowReadColDyn(int* out);
 __global__ void setRowReadColPad(int* out);
 /// setRowReadColPad with the padded tile in dynamic shared memory (5.2.1.5).
 __global__ void setRowReadColDynPad(int* out);
+/**
+ * @brief setColReadRow in dynamic shared memory: column store (32-way), row
+ *        load (conflict-free), offsets computed by hand (5.2.1.3; the book's
+ *        end-of-chapter exercise 3). Output: the tile transposed.
+ */
+__global__ void setColReadRowDyn(int* out);
+/**
+ * @brief setColReadRow on a 32 x 33 tile: the padding makes the column store
+ *        conflict-free, the row load stays so (5.2.1.4; the book's
+ *        end-of-chapter exercise 4).
+ */
+__global__ void setColReadRowPad(int* out);
 }  // namespace square
 
 /// Kernels on the rectangular tile, 32 ints wide and 16 rows high (book section 5.2.2).
@@ -72,6 +84,18 @@ __global__ void setRowReadColDyn(int* out);
 __global__ void setRowReadColPad(int* out);
 /// setRowReadColPad in dynamic shared memory (5.2.2.5).
 __global__ void setRowReadColDynPad(int* out);
+/**
+ * @brief setColReadRow on the 16 x 32 tile in dynamic shared memory: column
+ *        store (16-way), row load (5.2.2.3; the book's end-of-chapter
+ *        exercise 3).
+ */
+__global__ void setColReadRowDyn(int* out);
+/**
+ * @brief setColReadRow on the 16 x 32 tile padded by kRect.pad ints per row:
+ *        the column store is conflict-free (5.2.2.4; the book's end-of-chapter
+ *        exercise 7).
+ */
+__global__ void setColReadRowPad(int* out);
 }  // namespace rect
 
 /// One layout kernel and everything a test, a profiler run or a diagram

@@ -104,7 +104,9 @@ struct LayoutPattern {
   const char* subsection;  ///< last digit of the book section (5.2.1.x / 5.2.2.x)
 };
 
-/// The seven layout exercises, in the order the book presents them.
+/// The layout exercises, in the order the book presents them: the seven of
+/// the section's text, then the end-of-chapter exercises that vary them
+/// (the subsection is the one whose technique each applies).
 inline constexpr LayoutPattern kLayoutPatterns[] = {
     {"setRowReadRow", Access::Row, Access::Row, false, false, "1"},
     {"setColReadCol", Access::Column, Access::Column, false, false, "1"},
@@ -113,6 +115,8 @@ inline constexpr LayoutPattern kLayoutPatterns[] = {
     {"setRowReadColDyn", Access::Row, Access::Column, false, true, "3"},
     {"setRowReadColPad", Access::Row, Access::Column, true, false, "4"},
     {"setRowReadColDynPad", Access::Row, Access::Column, true, true, "5"},
+    {"setColReadRowDyn", Access::Column, Access::Row, false, true, "3"},
+    {"setColReadRowPad", Access::Column, Access::Row, true, false, "4"},
 };
 
 /**

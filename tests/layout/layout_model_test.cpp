@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <numeric>
 
 #include "layout/layout_maps.h"
@@ -64,6 +65,53 @@ TEST(HostLayoutModel, EveryWarpOfTheBlockBehavesAlike) {
       EXPECT_EQ(conflictWays(s, Access::Column, true, warp), 1) << "warp " << warp;
     }
   }
+}
+
+// The profile check grades each kernel's wavefronts per request against
+// these ways (tests/runner/layout_kernels.cu takes them from the model):
+// every exercise's store and load on both tiles, written out by hand. The
+// end-of-chapter exercises move the conflict to the store (setColReadRowDyn)
+// and take it away with padding (setColReadRowPad: a column store meets the
+// banks exactly as a column load does).
+TEST(HostLayoutModel, EveryExercisesWays) {
+  struct Ways {
+    const char* exercise;
+    int squareStore, squareLoad, rectStore, rectLoad;
+  };
+  const Ways table[] = {
+      {"setRowReadRow", 1, 1, 1, 1},        {"setColReadCol", 32, 32, 16, 16},
+      {"setColReadRow", 32, 1, 16, 1},      {"setRowReadCol", 1, 32, 1, 16},
+      {"setRowReadColDyn", 1, 32, 1, 16},   {"setRowReadColPad", 1, 1, 1, 1},
+      {"setRowReadColDynPad", 1, 1, 1, 1},  {"setColReadRowDyn", 32, 1, 16, 1},
+      {"setColReadRowPad", 1, 1, 1, 1},
+  };
+  ASSERT_EQ(std::size(table), std::size(kLayoutPatterns));
+  for (std::size_t i = 0; i < std::size(table); ++i) {
+    const Ways& w = table[i];
+    const LayoutPattern& p = kLayoutPatterns[i];
+    ASSERT_STREQ(p.exercise, w.exercise);
+    EXPECT_EQ(conflictWays(kSquare, p.store, p.padded), w.squareStore) << w.exercise;
+    EXPECT_EQ(conflictWays(kSquare, p.load, p.padded), w.squareLoad) << w.exercise;
+    EXPECT_EQ(conflictWays(kRect, p.store, p.padded), w.rectStore) << w.exercise;
+    EXPECT_EQ(conflictWays(kRect, p.load, p.padded), w.rectLoad) << w.exercise;
+  }
+}
+
+// Column store, row load, with or without padding and dynamic storage:
+// the output is each block's tile transposed (square) or the book's
+// rectangle permutation, thread t reading what thread (t % 32) * 16 + t / 32
+// stored.
+TEST(HostLayoutModel, ColumnStoreRowLoadOutputIgnoresPadding) {
+  const auto square = expectedOutput(kSquare, Access::Column, Access::Row, false, 2);
+  for (int b = 0; b < 2; ++b) {
+    for (int t = 0; t < 1024; ++t) {
+      ASSERT_EQ(square[b * 1024 + t], b * 1024 + (t % 32) * 32 + t / 32) << "thread " << t;
+    }
+  }
+  EXPECT_EQ(expectedOutput(kSquare, Access::Column, Access::Row, true, 2), square);
+  const auto rect = expectedOutput(kRect, Access::Column, Access::Row, false, 1);
+  for (int t = 0; t < 512; ++t) ASSERT_EQ(rect[t], (t % 32) * 16 + t / 32) << "thread " << t;
+  EXPECT_EQ(expectedOutput(kRect, Access::Column, Access::Row, true, 1), rect);
 }
 
 TEST(HostLayoutModel, MapsAreOneToOneOnTheTile) {
