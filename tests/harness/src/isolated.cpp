@@ -362,6 +362,19 @@ std::vector<IsolatedResult> callIsolatedEachWithEvidence(
       timeoutSeconds, setup);
 }
 
+void noteContentionOfOwnChildren(const std::vector<IsolatedResult>& results) {
+  for (const IsolatedResult& r : results) {
+    if (r.gpuContention) {
+      noteGpuContention("the test's own child met another process's hold on the GPU");
+      return;
+    }
+    if (r.kind == IsolatedResult::Kind::TimedOut) {
+      noteGpuContention("the test's own child did not answer within " + r.detail);
+      return;
+    }
+  }
+}
+
 IsolatedResult callIsolated(const std::function<double()>& fn, int timeoutSeconds,
                             ChildSetup setup) {
   return callIsolatedEach(1, [&fn](std::size_t) { return fn(); }, timeoutSeconds, setup).front();

@@ -105,6 +105,16 @@ std::vector<IsolatedResult> callIsolatedEachWithEvidence(
     std::size_t count, const std::function<double(std::size_t, std::string&)>& call,
     int timeoutSeconds = 20, ChildSetup setup = ChildSetup::HostOnly);
 
+/**
+ * @brief Notes in this process (noteGpuContention) when one of @p results
+ *        says its child met another process's hold on the GPU, or timed out.
+ *
+ * Only for children that ran the test's own code (its GPU queries): a child
+ * confined for its call cannot write the contention log itself, and a child
+ * that ran the student's code could forge the flag, so never pass theirs.
+ */
+void noteContentionOfOwnChildren(const std::vector<IsolatedResult>& results);
+
 /// Calls @p fn in a forked, confined child and waits at most @p timeoutSeconds
 /// (callIsolatedEach with one call).
 IsolatedResult callIsolated(const std::function<double()>& fn, int timeoutSeconds = 20,
