@@ -351,6 +351,22 @@ TEST(HostConfinedChild, StartsNoThread) {
   EXPECT_EQ(r.value, -EPERM) << "pthread_create was not refused with EPERM";
 }
 
+TEST(HostConfinedChild, StartsNoThreadWhereCudaRuns) {
+  // The config exercises' functions run where CUDA was initialised first;
+  // a thread there would take CPUs from a neighbour just the same.
+  const IsolatedResult r = callIsolated(
+      [] {
+        pthread_t thread;
+        const int rc = ::pthread_create(
+            &thread, nullptr, [](void*) -> void* { return nullptr; }, nullptr);
+        if (rc == 0) ::pthread_join(thread, nullptr);
+        return -static_cast<double>(rc);
+      },
+      20, ChildSetup::Cuda);
+  ASSERT_EQ(r.kind, IsolatedResult::Kind::Returned) << "the child " << r.describe();
+  EXPECT_EQ(r.value, -EPERM) << "pthread_create was not refused with EPERM";
+}
+
 TEST(HostConfinedChild, TakesNoMoreThanHalfAGigabyteOfAddressSpace) {
   // 8 GiB is granted without the limit (the kernel overcommits); touched
   // page by page it would take the machine's memory.

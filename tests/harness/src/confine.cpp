@@ -214,14 +214,12 @@ std::string confineThisProcess(bool usesCuda) {
   // clone3 takes its flags in a structure the filter cannot read: ENOSYS, on
   // which glibc falls back to clone.
   filter.add(SCMP_ACT_ERRNO(ENOSYS), "clone3", {});
-  // A thread of this process is allowed where CUDA runs (the runtime may
-  // start one); a host-only function needs none, and threads would let it
-  // take CPUs from the submissions graded beside it: there the call has no
-  // rule and fails with the default, EPERM (pthread_create reports it). A
-  // clone without CLONE_THREAD is a new process: hostile.
-  if (usesCuda) {
-    filter.add(SCMP_ACT_ALLOW, "clone", {SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD)});
-  }
+  // No new thread, CUDA or not: threads would let the function take CPUs
+  // from the submissions graded beside it. The call has no rule and fails
+  // with the default, EPERM (pthread_create reports it). The runtime starts
+  // its threads when it initialises, before this; the config tests passed
+  // on an H100 as an unprivileged user, whom RLIMIT_NPROC 0 gives no new
+  // thread either. A clone without CLONE_THREAD is a new process: hostile.
   filter.add(SCMP_ACT_KILL_PROCESS, "clone", {SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0)});
 
   // Signals to itself only (abort() and raise() use tgkill, kill(getpid())
