@@ -7,9 +7,9 @@ builds the runner, the benchmark and its tests, and looks for it in each.
 It must be found by wb_run --list, wb_bench --help, the documentation's
 Doxyfiles, CTest (its tests, labelled with its exercise), ./workbook hint,
 ./workbook grade points and tests/checks/course_check.py. Exit 0 when all
-are; 1, naming what is missing and where, when one is not; 77 when cmake,
-ninja, nvcc or doxygen is missing. docs/adding-a-section.md lists the same
-files as SECTION_FILES below.
+are; 1, naming what is missing and where, when one is not; 77 when git,
+cmake, ninja, nvcc or doxygen is missing. docs/adding-a-section.md lists
+the same files as SECTION_FILES below.
 """
 import argparse
 import json
@@ -84,7 +84,8 @@ inline void launchCopy(const int* in, int* out, int n) {{
 }}  // namespace wb::{SECTION}
 '''
 
-KERNEL_BODY = "  const int g = blockIdx.x * blockDim.x + threadIdx.x;\n  if (g < n) out[g] = in[g];\n"
+KERNEL_BODY = ("  const int g = blockIdx.x * blockDim.x + threadIdx.x;\n"
+               "  if (g < n) out[g] = in[g];\n")
 SOLUTION = f'''#include "{SECTION}/{SECTION}.cuh"
 
 namespace wb::{SECTION} {{
@@ -94,8 +95,9 @@ __global__ void {EXERCISE}(const int* in, int* out, int n) {{
 
 }}  // namespace wb::{SECTION}
 '''
-STARTER = SOLUTION.replace(KERNEL_BODY, "  // TODO(book 5.7.1): copy in[g] to out[g] for every g below n\n"
-                                        "  // (chapters/scratch/scratch.cuh; about 2 lines).\n")
+STARTER = SOLUTION.replace(KERNEL_BODY,
+                           "  // TODO(book 5.7.1): copy in[g] to out[g] for every g below n\n"
+                           "  // (chapters/scratch/scratch.cuh; about 2 lines).\n")
 MUTANT = "// bug: copies nothing\n// expect: tests\n" + SOLUTION.replace(KERNEL_BODY, "")
 
 TESTS_CMAKE = f"wb_add_section_tests({SECTION} SOURCES {SECTION}_test.cu)\n"
@@ -170,11 +172,14 @@ BENCH = f'''#include <string>
 
 namespace wb::bench {{
 
-std::vector<std::string> {SECTION}KernelNames() {{ return {{"{EXERCISE}", kCopyKernelName, kMemcpyName}}; }}
+std::vector<std::string> {SECTION}KernelNames() {{
+  return {{"{EXERCISE}", kCopyKernelName, kMemcpyName}};
+}}
 
 std::vector<Row> run{SECTION}(std::uint64_t elements, Context& context) {{
   const int n = static_cast<int>(elements);
-  DeviceBuffer<int> in(elements, 1), out(elements, 0);
+  DeviceBuffer<int> in(elements), out(elements);
+  in.upload(std::vector<int>(elements, 1));
   std::vector<Candidate> candidates;
   candidates.push_back({{"{EXERCISE}", Kind::Exercise, kCopyKernelName,
                         4.0 * n, 4.0 * n,
@@ -220,7 +225,7 @@ TARGETS = ["wb_run", "wb_bench", f"wb_{SECTION}_tests"]
 
 
 def missing_tools():
-    need = ["cmake", "ninja", "doxygen"]
+    need = ["git", "cmake", "ctest", "ninja", "doxygen"]
     missing = [t for t in need if shutil.which(t) is None]
     if shutil.which("nvcc") is None and not pathlib.Path("/usr/local/cuda/bin/nvcc").exists():
         missing.append("nvcc")
@@ -232,9 +237,12 @@ def copy_tree(dest):
     ones as they are on disk (uncommitted edits included) and the new ones
     git does not ignore, which those edits may need; not the build folders
     and other ignored files. A tracked file deleted on disk is left out."""
-    listing = subprocess.run(["git", "ls-files", "-z", "--cached", "--others",
-                              "--exclude-standard"], cwd=ROOT, check=True,
-                             capture_output=True).stdout.decode().split("\0")
+    p = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                       cwd=ROOT, capture_output=True)
+    if p.returncode != 0:
+        raise SystemExit(f"new_section_check: git ls-files failed in {ROOT} (it copies the "
+                         f"files git knows; run it in a clone):\n{p.stderr.decode()}")
+    listing = p.stdout.decode().split("\0")
     for name in filter(None, listing):
         source = ROOT / name
         if not source.exists() and not source.is_symlink():
