@@ -422,6 +422,8 @@ def _example_zh(text):
 # method fact without one of its own gives).
 CLASSES_ZH = {
     "SHFL": "线程束洗牌指令（SHFL，__shfl*_sync）在线程束的通道之间传递值",
+    "SHFL.DOWN": "向下移位的洗牌指令（SHFL.DOWN，__shfl_down_sync）: 通道 L 读取通道 L + delta 的值",
+    "SHFL.BFLY": "蝶式交换的洗牌指令（SHFL.BFLY，__shfl_xor_sync）: 通道 L 读取通道 L ^ laneMask 的值",
     "LDS": "共享内存加载（LDS、LDSM）",
     "STS": "共享内存存储（STS）",
     "ATOMS": "共享内存原子操作（ATOMS）",

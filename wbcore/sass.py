@@ -305,6 +305,8 @@ def parse(text):
 # What each class means, for the method facts (workbook.toml) and messages.
 CLASSES = {
     "SHFL": "a warp shuffle (SHFL, __shfl*_sync) moves a value between the lanes of a warp",
+    "SHFL.DOWN": "a shuffle down (SHFL.DOWN, __shfl_down_sync): lane L reads lane L + delta",
+    "SHFL.BFLY": "a butterfly shuffle (SHFL.BFLY, __shfl_xor_sync): lane L reads lane L ^ laneMask",
     "LDS": "a shared-memory load (LDS, LDSM)",
     "STS": "a shared-memory store (STS)",
     "ATOMS": "a shared-memory atomic (ATOMS)",
@@ -338,6 +340,13 @@ def classes(instr):
     found = set()
     if base == "SHFL":
         found.add("SHFL")
+        # The mode the shuffle reads its source lane by (IDX, UP, DOWN,
+        # BFLY) is its first modifier; the two a warp reduction uses are
+        # classes of their own, so a fact can say which of them it wants.
+        if "DOWN" in mods:
+            found.add("SHFL.DOWN")
+        elif "BFLY" in mods:
+            found.add("SHFL.BFLY")
     elif base in ("LDS", "LDSM"):
         found.add("LDS")
     elif base == "STS":

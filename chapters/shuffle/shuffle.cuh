@@ -24,14 +24,15 @@
  *  - no exchange uses shared memory: the values travel from register to
  *    register.
  *
- * **Reductions** (5.6.3): reduceShfl and reduceShflUnroll meet the
- * reduction section's contract (chapters/reduction/reduction.cuh) exactly:
- * the signature `(int* g_idata, int* g_odata, unsigned int n)`, kReduceBlock
- * (128) threads per block, blocksFor(n, unroll) blocks, any n from 1 to 2^26,
- * one partial sum per block in g_odata, g_idata unchanged. Each warp adds
- * its 32 values with shuffles; lane 0 of each warp stores the warp's sum in
- * `__shared__ int smem[kWarpSums]` (4 ints, no more); after a barrier warp 0
- * adds those with shuffles and thread 0 writes the block's sum.
+ * **Reductions** (5.6.3): reduceShfl, reduceShflUnroll and reduceShflDown
+ * meet the reduction section's contract (chapters/reduction/reduction.cuh)
+ * exactly: the signature `(int* g_idata, int* g_odata, unsigned int n)`,
+ * kReduceBlock (128) threads per block, blocksFor(n, unroll) blocks, any n
+ * from 1 to 2^26, one partial sum per block in g_odata, g_idata unchanged.
+ * Each warp adds its 32 values with shuffles; lane 0 of each warp stores the
+ * warp's sum in `__shared__ int smem[kWarpSums]` (4 ints, no more); after a
+ * barrier warp 0 adds those with shuffles and thread 0 writes the block's
+ * sum.
  *
  * Each exercise is one file with the kernel's name under `starter/shuffle/`;
  * shflBroadcast.cu is the worked example.
@@ -91,6 +92,11 @@ __global__ void reduceShfl(int* g_idata, int* g_odata, unsigned int n);
 /// reduceShfl after each thread has added four elements one block apart, as
 /// in reduceSmemUnroll (5.6.3).
 __global__ void reduceShflUnroll(int* g_idata, int* g_odata, unsigned int n);
+/// reduceShfl with each warp's sum made by `__shfl_down_sync` (offsets 16, 8,
+/// 4, 2, 1), not by the butterfly: the sum gathers in lane 0 alone, the lane
+/// that stores it (5.6.3; the book's end-of-chapter exercise 15). Same
+/// contract as reduceShfl.
+__global__ void reduceShflDown(int* g_idata, int* g_odata, unsigned int n);
 
 /// One exchange kernel and what a test or a runner needs to know about it.
 struct ExchangeKernel {
@@ -143,6 +149,7 @@ inline const std::vector<reduction::ReduceKernel>& shuffleReductionKernels() {
       // exercise, unroll, inPlace, shared array, book section, section
       {"reduceShfl", 1, false, S::Static, "5.6.3", "shuffle"},
       {"reduceShflUnroll", kU, false, S::Static, "5.6.3", "shuffle"},
+      {"reduceShflDown", 1, false, S::Static, "5.6.3", "shuffle"},
   };
   return all;
 }

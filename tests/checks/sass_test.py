@@ -103,12 +103,18 @@ class Classes(unittest.TestCase):
             "/*0010*/ FFMA R1, R2, 1.0, R3 ;": set(),     # 1 and 0 are no coefficients
             "/*0010*/ FFMA R1, R2, R3, R4 ;": set(),
             "/*0010*/ BAR.SYNC.DEFER_BLOCKING 0x0 ;": {"BAR"},
+            # A shuffle's mode is its first modifier: down and butterfly
+            # (below) are told apart, the indexed and up forms are shuffles
+            # alone.
+            "/*0010*/ SHFL.DOWN PT, R3, R2, 0x10, 0x1f ;": {"SHFL", "SHFL.DOWN"},
+            "/*0010*/ @!P0 SHFL.IDX PT, R3, R2, R5, R6 ;": {"SHFL"},
+            "/*0010*/ SHFL.UP P0, R3, R2, 0x1, RZ ;": {"SHFL"},
             "/*0010*/ BAR.ARV 0x1, 0x40 ;": set(),
             "/*0010*/ LDG.E.128.CONSTANT R4, desc[UR4][R2.64] ;": {"LDG", "LDG.RO"},
             "/*0010*/ LDG.E.STRONG.GPU R4, desc[UR4][R2.64] ;": {"LDG", "LDG.PLAIN"},
             "/*0010*/ @!P0 LDS.U.128 R4, [R2] ;": {"LDS"},
             "/*0010*/ LDGSTS.E [R1], desc[UR4][R2.64] ;": {"LDG", "LDG.PLAIN", "STS"},
-            "/*0010*/ SHFL.BFLY PT, R0, R3, 0x10, 0x1f ;": {"SHFL"},
+            "/*0010*/ SHFL.BFLY PT, R0, R3, 0x10, 0x1f ;": {"SHFL", "SHFL.BFLY"},
             "/*0010*/ REDUX.SUM.S32 UR4, R2 ;": {"REDUX"},
             "/*0010*/ STL [R1], R2 ;": {"LOCAL"},
             "/*0010*/ ATOMG.E.ADD.STRONG.GPU PT, R2, [R4], R5 ;": {"ATOMG"},
@@ -182,7 +188,11 @@ class Messages(unittest.TestCase):
                 ("stencilConstant_literal_sm75.txt", "constant/stencilConstant",
                  ["needs CONST", "no FIMM"]),
                 ("stencilReadOnly_ldcg_sm90.txt", "constant/stencilReadOnly",
-                 ["at most 3 LDG.PLAIN"])):
+                 ["at most 3 LDG.PLAIN"]),
+                # reduceShfl's butterfly handed in for the shuffle-down
+                # exercise: the right sums, the shuffles of the wrong mode.
+                ("reduceShfl_sm75.txt", "shuffle/reduceShflDown",
+                 ["needs SHFL.DOWN", "no SHFL.BFLY"])):
             with self.subTest(listing=name):
                 _, findings = method.evaluate([("sm_xx", listing(name))], self.facts(key))
                 self.assertEqual(method.failed_facts(findings), failing)
