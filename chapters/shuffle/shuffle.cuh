@@ -86,6 +86,14 @@ __global__ void shflXorArray(const int* in, int* out, int width, int laneMask);
 __global__ void shflSwap(const int* in, int* out, int width, int firstLane, int secondLane,
                          int firstIdx, int secondIdx);
 
+/// shflWrap on doubles: every lane takes the double @p offset positions
+/// further in its segment, counted modulo width (-width < offset < width).
+/// Thread g reads `in[g]` and writes `out[g]`; the double's 64 bits arrive
+/// exactly, both halves from the same lane (5.6.2.4; the book's
+/// end-of-chapter exercise 14: a shuffle moves 32 bits, so a double takes
+/// two).
+__global__ void shflDouble(const double* in, double* out, int width, int offset);
+
 /// The block's 128 elements added by warp shuffles, the four warp sums in
 /// `__shared__ int smem[kWarpSums]`, warp 0 adding those (5.6.3).
 __global__ void reduceShfl(int* g_idata, int* g_odata, unsigned int n);
@@ -126,6 +134,7 @@ inline const std::vector<ExchangeKernel>& exchangeKernels() {
       {"shflXor", E::Xor, "(int const*, int*, int, int)", "5.6.2.5"},
       {"shflXorArray", E::XorArray, "(int const*, int*, int, int)", "5.6.2.6"},
       {"shflSwap", E::Swap, "(int const*, int*, int, int, int, int, int)", "5.6.2.7"},
+      {"shflDouble", E::WrapDouble, "(double const*, double*, int, int)", "5.6.2.4"},
   };
   return all;
 }
@@ -164,7 +173,8 @@ inline const reduction::ReduceKernel* findShuffleReduction(const std::string& ex
 
 /// Launches exchange @p k with arguments @p a over @p blocks blocks of
 /// kShuffleBlock threads: @p in and @p out hold blocks * kShuffleBlock *
-/// k.intsPerThread() ints. Launch errors are left for the caller to check.
+/// k.intsPerThread() ints (shflDouble reads them as doubles: two ints each,
+/// 8-byte aligned). Launch errors are left for the caller to check.
 inline void launch(const ExchangeKernel& k, const int* in, int* out, const ExchangeArgs& a,
                    int blocks, cudaStream_t stream = nullptr) {
   const void* f = k.function();
@@ -178,6 +188,10 @@ inline void launch(const ExchangeKernel& k, const int* in, int* out, const Excha
     case Exchange::Swap:
       launchKernel(f, grid, block, 0, stream, in, out, a.width, a.lane, a.secondLane,
                    a.firstIdx, a.secondIdx);
+      break;
+    case Exchange::WrapDouble:
+      launchKernel(f, grid, block, 0, stream, reinterpret_cast<const double*>(in),
+                   reinterpret_cast<double*>(out), a.width, a.lane);
       break;
     default:
       launchKernel(f, grid, block, 0, stream, in, out, a.width, a.lane);

@@ -50,6 +50,10 @@ constexpr int kShuffleBlocks = 3;
 /// (the book's SEGM).
 constexpr int kArrayLength = 4;
 
+/// Ints a thread's double takes in shflDouble: a 64-bit value is two 32-bit
+/// words, and the model moves each word as its own element.
+constexpr int kIntsPerDouble = 2;
+
 /// Every width the exercises accept, widest first.
 constexpr int kWidths[] = {32, 16, 8, 4, 2};
 
@@ -108,20 +112,24 @@ enum class Exchange {
   Wrap,       ///< shflWrap: shift by offset with wrap-around within the segment
   Xor,        ///< shflXor: butterfly exchange with lane ^ laneMask
   XorArray,   ///< shflXorArray: the butterfly applied to each of kArrayLength ints
-  Swap        ///< shflSwap: two given lanes of each segment swap one element each
+  Swap,       ///< shflSwap: two given lanes of each segment swap one element each
+  WrapDouble  ///< shflDouble: shflWrap's shift with wrap-around, on one double per thread
 };
 
 /// True for the exchanges whose threads hold kArrayLength ints, not one.
 constexpr bool holdsArray(Exchange e) { return e == Exchange::XorArray || e == Exchange::Swap; }
 
-/// Ints each thread reads from `in` and writes to `out` under @p e.
-constexpr int intsPerThread(Exchange e) { return holdsArray(e) ? kArrayLength : 1; }
+/// Ints each thread reads from `in` and writes to `out` under @p e (a double
+/// counts as its two 32-bit words).
+constexpr int intsPerThread(Exchange e) {
+  return holdsArray(e) ? kArrayLength : (e == Exchange::WrapDouble ? kIntsPerDouble : 1);
+}
 
 /**
  * @brief The arguments of one exchange launch besides `in` and `out`.
  *
  * `lane` means, by exchange: srcLane (Broadcast), delta (Up, Down), offset
- * (Wrap), laneMask (Xor, XorArray), firstLane (Swap). The last three are
+ * (Wrap, WrapDouble), laneMask (Xor, XorArray), firstLane (Swap). The last three are
  * used by Swap alone.
  */
 struct ExchangeArgs {
@@ -149,6 +157,7 @@ constexpr bool isValidArgs(Exchange e, const ExchangeArgs& a) {
     case Exchange::Down:
       return a.lane >= 1 && a.lane < a.width;
     case Exchange::Wrap:
+    case Exchange::WrapDouble:
       return a.lane > -a.width && a.lane < a.width;
     case Exchange::Xor:
     case Exchange::XorArray:
@@ -179,6 +188,10 @@ constexpr ElementSource elementSource(Exchange e, const ExchangeArgs& a, int lan
     case Exchange::Down:
       return {downSource(lane, a.lane, a.width), index};
     case Exchange::Wrap:
+      return {wrapSource(lane, a.lane, a.width), index};
+    case Exchange::WrapDouble:
+      // Both words of the double come from the same lane, each into its own
+      // place: a word from the wrong lane, or the halves swapped, shows.
       return {wrapSource(lane, a.lane, a.width), index};
     case Exchange::Xor:
     case Exchange::XorArray:
@@ -243,6 +256,7 @@ inline std::vector<ExchangeArgs> testArgs(Exchange e, int width) {
       for (int delta : {1, 2, half, width - 1}) add({width, delta});
       break;
     case Exchange::Wrap:
+    case Exchange::WrapDouble:
       for (int offset : {1, -1, 2, -2, half, width - 1, 1 - width}) add({width, offset});
       break;
     case Exchange::Xor:

@@ -29,7 +29,8 @@ inline std::string describeArgs(const ExchangeKernel& k, const ExchangeArgs& a) 
     case Exchange::Broadcast: first = "srcLane"; break;
     case Exchange::Up:
     case Exchange::Down: first = "delta"; break;
-    case Exchange::Wrap: first = "offset"; break;
+    case Exchange::Wrap:
+    case Exchange::WrapDouble: first = "offset"; break;
     case Exchange::Xor:
     case Exchange::XorArray: first = "laneMask"; break;
     case Exchange::Swap: first = "firstLane"; break;
@@ -46,13 +47,19 @@ inline std::string describeArgs(const ExchangeKernel& k, const ExchangeArgs& a) 
 /// warp 1, lane 5)", with the array element for the array exchanges.
 inline IndexFormatter outputIndex(const ExchangeKernel& k) {
   const int per = k.intsPerThread();
-  return [per](std::size_t i) {
+  // shflDouble's out holds doubles: name the double and which half is wrong.
+  const bool words = k.exchange == Exchange::WrapDouble;
+  return [per, words](std::size_t i) {
     const std::size_t g = i / per;
     const std::size_t t = g % kShuffleBlock;
-    std::string s = "out[" + std::to_string(i) + "] (block " + std::to_string(g / kShuffleBlock) +
-                    ", warp " + std::to_string(t / kWarpSize) + ", lane " +
-                    std::to_string(t % kWarpSize);
-    if (per > 1) s += ", element " + std::to_string(i % per);
+    std::string s = "out[" + std::to_string(words ? g : i) + "] (block " +
+                    std::to_string(g / kShuffleBlock) + ", warp " +
+                    std::to_string(t / kWarpSize) + ", lane " + std::to_string(t % kWarpSize);
+    if (words) {
+      s += i % per == 0 ? ", its low 32 bits" : ", its high 32 bits";
+    } else if (per > 1) {
+      s += ", element " + std::to_string(i % per);
+    }
     return s + ")";
   };
 }

@@ -18,7 +18,7 @@ namespace {
 
 constexpr Exchange kAllExchanges[] = {Exchange::Broadcast, Exchange::Up,  Exchange::Down,
                                       Exchange::Wrap,      Exchange::Xor, Exchange::XorArray,
-                                      Exchange::Swap};
+                                      Exchange::Swap,      Exchange::WrapDouble};
 
 TEST(HostShuffleModel, WidthsArePowersOfTwoUpToAWarp) {
   for (int w : kWidths) EXPECT_TRUE(isValidWidth(w)) << w;
@@ -152,10 +152,28 @@ TEST(HostShuffleModel, ExpectedOutputStaysInsideEachWarp) {
         }
         // Wrap, the butterflies and the swap move every value exactly once.
         if (e == Exchange::Wrap || e == Exchange::Xor || e == Exchange::XorArray ||
-            e == Exchange::Swap) {
+            e == Exchange::Swap || e == Exchange::WrapDouble) {
           std::vector<int> sorted = out;
           std::sort(sorted.begin(), sorted.end());
           EXPECT_EQ(sorted, input) << static_cast<int>(e) << " width " << width;
+        }
+      }
+    }
+  }
+}
+
+// shflDouble is shflWrap on two-word values: both words of each lane's double
+// come from the lane shflWrap names, each into its own place.
+TEST(HostShuffleModel, ADoubleMovesAsTwoWordsFromOneLane) {
+  EXPECT_EQ(intsPerThread(Exchange::WrapDouble), 2);
+  for (int width : kWidths) {
+    EXPECT_EQ(testArgs(Exchange::WrapDouble, width).size(), testArgs(Exchange::Wrap, width).size());
+    for (const ExchangeArgs& a : testArgs(Exchange::WrapDouble, width)) {
+      for (int lane = 0; lane < kWarpSize; ++lane) {
+        for (int word = 0; word < kIntsPerDouble; ++word) {
+          const ElementSource s = elementSource(Exchange::WrapDouble, a, lane, word);
+          ASSERT_EQ(s.lane, wrapSource(lane, a.lane, width));
+          ASSERT_EQ(s.index, word);
         }
       }
     }
