@@ -20,7 +20,8 @@
  *    `0xffffffff`;
  *  - what each lane receives is exactly what shuffle_model.h says
  *    (elementSource), including the lanes that keep their own value when the
- *    source of a shift lies outside their segment;
+ *    source of a shift lies outside their segment; shflWrapPlus and
+ *    shflXorPlus write their own value plus what they receive;
  *  - no exchange uses shared memory: the values travel from register to
  *    register.
  *
@@ -86,6 +87,16 @@ __global__ void shflXorArray(const int* in, int* out, int width, int laneMask);
 __global__ void shflSwap(const int* in, int* out, int width, int firstLane, int secondLane,
                          int firstIdx, int secondIdx);
 
+/// shflWrap's shift, but every lane writes its own value plus the one it
+/// receives: `out[g] = in[g] + in[source]` with shflWrap's source lane
+/// (-width < offset < width) (5.6.2.4; the book's end-of-chapter exercise
+/// 11).
+__global__ void shflWrapPlus(const int* in, int* out, int width, int offset);
+/// shflXor's butterfly, but every lane writes its own value plus its
+/// partner's: `out[g] = in[g] + in[lane ^ laneMask]` (1 <= laneMask < width),
+/// the same sum in both lanes of each pair (5.6.2.5; the book's end-of-chapter
+/// exercise 12).
+__global__ void shflXorPlus(const int* in, int* out, int width, int laneMask);
 /// shflWrap on doubles: every lane takes the double @p offset positions
 /// further in its segment, counted modulo width (-width < offset < width).
 /// Thread g reads `in[g]` and writes `out[g]`; the double's 64 bits arrive
@@ -135,6 +146,8 @@ inline const std::vector<ExchangeKernel>& exchangeKernels() {
       {"shflXorArray", E::XorArray, "(int const*, int*, int, int)", "5.6.2.6"},
       {"shflSwap", E::Swap, "(int const*, int*, int, int, int, int, int)", "5.6.2.7"},
       {"shflDouble", E::WrapDouble, "(double const*, double*, int, int)", "5.6.2.4"},
+      {"shflWrapPlus", E::WrapPlus, "(int const*, int*, int, int)", "5.6.2.4"},
+      {"shflXorPlus", E::XorPlus, "(int const*, int*, int, int)", "5.6.2.5"},
   };
   return all;
 }

@@ -113,8 +113,16 @@ enum class Exchange {
   Xor,        ///< shflXor: butterfly exchange with lane ^ laneMask
   XorArray,   ///< shflXorArray: the butterfly applied to each of kArrayLength ints
   Swap,       ///< shflSwap: two given lanes of each segment swap one element each
-  WrapDouble  ///< shflDouble: shflWrap's shift with wrap-around, on one double per thread
+  WrapDouble, ///< shflDouble: shflWrap's shift with wrap-around, on one double per thread
+  WrapPlus,   ///< shflWrapPlus: own value plus the one shflWrap receives
+  XorPlus     ///< shflXorPlus: own value plus the butterfly partner's
 };
+
+/// True for the exchanges whose lanes add what they receive to their own
+/// value instead of replacing it.
+constexpr bool addsOwnValue(Exchange e) {
+  return e == Exchange::WrapPlus || e == Exchange::XorPlus;
+}
 
 /// True for the exchanges whose threads hold kArrayLength ints, not one.
 constexpr bool holdsArray(Exchange e) { return e == Exchange::XorArray || e == Exchange::Swap; }
@@ -158,9 +166,11 @@ constexpr bool isValidArgs(Exchange e, const ExchangeArgs& a) {
       return a.lane >= 1 && a.lane < a.width;
     case Exchange::Wrap:
     case Exchange::WrapDouble:
+    case Exchange::WrapPlus:
       return a.lane > -a.width && a.lane < a.width;
     case Exchange::Xor:
     case Exchange::XorArray:
+    case Exchange::XorPlus:
       return a.lane >= 1 && a.lane < a.width;
     case Exchange::Swap:
       return a.lane >= 0 && a.lane < a.width && a.secondLane >= 0 && a.secondLane < a.width &&
@@ -189,6 +199,10 @@ constexpr ElementSource elementSource(Exchange e, const ExchangeArgs& a, int lan
       return {downSource(lane, a.lane, a.width), index};
     case Exchange::Wrap:
       return {wrapSource(lane, a.lane, a.width), index};
+    case Exchange::WrapPlus:
+      return {wrapSource(lane, a.lane, a.width), index};
+    case Exchange::XorPlus:
+      return {xorSource(lane, a.lane, a.width), index};
     case Exchange::WrapDouble:
       // Both words of the double come from the same lane, each into its own
       // place: a word from the wrong lane, or the halves swapped, shows.
@@ -211,7 +225,8 @@ constexpr ElementSource elementSource(Exchange e, const ExchangeArgs& a, int lan
  * @brief The exact output of exchange @p e over @p input, for a launch of
  *        @p threads threads (whole warps): thread g holds
  *        input[g * k, (g + 1) * k) with k = intsPerThread(e), and writes its
- *        ints after the exchange to the same positions of the output.
+ *        ints after the exchange to the same positions of the output (for
+ *        WrapPlus and XorPlus: its own value plus the one it received).
  */
 inline std::vector<int> expectedOutput(Exchange e, const ExchangeArgs& a,
                                        const std::vector<int>& input, int threads) {
@@ -221,8 +236,9 @@ inline std::vector<int> expectedOutput(Exchange e, const ExchangeArgs& a,
     const int warpBase = g - g % kWarpSize;
     for (int i = 0; i < k; ++i) {
       const ElementSource s = elementSource(e, a, g % kWarpSize, i);
-      out[static_cast<std::size_t>(g) * k + i] =
-          input[static_cast<std::size_t>(warpBase + s.lane) * k + s.index];
+      const int received = input[static_cast<std::size_t>(warpBase + s.lane) * k + s.index];
+      const int own = input[static_cast<std::size_t>(g) * k + i];
+      out[static_cast<std::size_t>(g) * k + i] = addsOwnValue(e) ? own + received : received;
     }
   }
   return out;
@@ -257,10 +273,12 @@ inline std::vector<ExchangeArgs> testArgs(Exchange e, int width) {
       break;
     case Exchange::Wrap:
     case Exchange::WrapDouble:
+    case Exchange::WrapPlus:
       for (int offset : {1, -1, 2, -2, half, width - 1, 1 - width}) add({width, offset});
       break;
     case Exchange::Xor:
     case Exchange::XorArray:
+    case Exchange::XorPlus:
       for (int mask = 1; mask < width; mask *= 2) add({width, mask});
       add({width, width - 1});
       if (width >= 8) add({width, 5});  // two bits, not neighbours

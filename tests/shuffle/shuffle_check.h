@@ -30,9 +30,11 @@ inline std::string describeArgs(const ExchangeKernel& k, const ExchangeArgs& a) 
     case Exchange::Up:
     case Exchange::Down: first = "delta"; break;
     case Exchange::Wrap:
-    case Exchange::WrapDouble: first = "offset"; break;
+    case Exchange::WrapDouble:
+    case Exchange::WrapPlus: first = "offset"; break;
     case Exchange::Xor:
-    case Exchange::XorArray: first = "laneMask"; break;
+    case Exchange::XorArray:
+    case Exchange::XorPlus: first = "laneMask"; break;
     case Exchange::Swap: first = "firstLane"; break;
   }
   std::string s = "width " + std::to_string(a.width) + ", " + first + " " + std::to_string(a.lane);
@@ -113,8 +115,17 @@ inline std::string runAndCheck(const ExchangeKernel& k, const ExchangeArgs& a, i
   if (!problem.empty()) {
     for (std::size_t i = 0; i < n; ++i) {
       if (got[i] != want[i]) {
-        problem += "\n  " + where(i) + " holds " + originOf(k, input, got[i]) +
-                   "; the contract gives it " + originOf(k, input, want[i]);
+        if (addsOwnValue(k.exchange)) {
+          // A sum names no input element; name the value the lane should
+          // have added to its own, and what it added instead.
+          const int own = input[i];
+          problem += "\n  " + where(i) + " added " + originOf(k, input, got[i] - own) +
+                     " to its own value; the contract adds " +
+                     originOf(k, input, want[i] - own);
+        } else {
+          problem += "\n  " + where(i) + " holds " + originOf(k, input, got[i]) +
+                     "; the contract gives it " + originOf(k, input, want[i]);
+        }
         break;
       }
     }

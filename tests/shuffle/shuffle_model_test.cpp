@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <numeric>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "shuffle/shuffle_inputs.h"
@@ -18,7 +19,8 @@ namespace {
 
 constexpr Exchange kAllExchanges[] = {Exchange::Broadcast, Exchange::Up,  Exchange::Down,
                                       Exchange::Wrap,      Exchange::Xor, Exchange::XorArray,
-                                      Exchange::Swap,      Exchange::WrapDouble};
+                                      Exchange::Swap,      Exchange::WrapDouble,
+                                      Exchange::WrapPlus,  Exchange::XorPlus};
 
 TEST(HostShuffleModel, WidthsArePowersOfTwoUpToAWarp) {
   for (int w : kWidths) EXPECT_TRUE(isValidWidth(w)) << w;
@@ -134,6 +136,7 @@ TEST(HostShuffleModel, EveryExchangeHasValidTestArgumentsAtEveryWidth) {
 TEST(HostShuffleModel, ExpectedOutputStaysInsideEachWarp) {
   constexpr int kThreads = 3 * kShuffleBlock;
   for (Exchange e : kAllExchanges) {
+    if (addsOwnValue(e)) continue;  // sums: ThePlusExchangesAddTheReceivedValue
     const int per = intsPerThread(e);
     std::vector<int> input(static_cast<std::size_t>(kThreads) * per);
     std::iota(input.begin(), input.end(), 0);
@@ -178,6 +181,32 @@ TEST(HostShuffleModel, ADoubleMovesAsTwoWordsFromOneLane) {
       }
     }
   }
+}
+
+// shflWrapPlus and shflXorPlus write their own value plus exactly what
+// shflWrap and shflXor would have written.
+TEST(HostShuffleModel, ThePlusExchangesAddTheReceivedValue) {
+  constexpr int kThreads = 2 * kShuffleBlock;
+  std::vector<int> input(kThreads);
+  std::iota(input.begin(), input.end(), 1000);
+  const std::pair<Exchange, Exchange> pairs[] = {{Exchange::WrapPlus, Exchange::Wrap},
+                                                 {Exchange::XorPlus, Exchange::Xor}};
+  for (const auto& [plus, plain] : pairs) {
+    EXPECT_TRUE(addsOwnValue(plus));
+    EXPECT_FALSE(addsOwnValue(plain));
+    for (int width : kWidths) {
+      ASSERT_EQ(testArgs(plus, width).size(), testArgs(plain, width).size());
+      for (const ExchangeArgs& a : testArgs(plus, width)) {
+        const std::vector<int> sum = expectedOutput(plus, a, input, kThreads);
+        const std::vector<int> moved = expectedOutput(plain, a, input, kThreads);
+        for (int g = 0; g < kThreads; ++g) ASSERT_EQ(sum[g], input[g] + moved[g]) << g;
+      }
+    }
+  }
+  // The butterfly's pairs end with the same sum: lanes 0 and 1 at laneMask 1.
+  const std::vector<int> xorPlus = expectedOutput(Exchange::XorPlus, {32, 1}, input, kWarpSize);
+  EXPECT_EQ(xorPlus[0], 1000 + 1001);
+  EXPECT_EQ(xorPlus[1], 1000 + 1001);
 }
 
 TEST(HostShuffleModel, ExpectedOutputOfAWholeWarp) {
