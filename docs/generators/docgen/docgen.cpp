@@ -257,6 +257,9 @@ const char* exchangeKernel(shuffle::Exchange e) {
     case shuffle::Exchange::Xor: return "shflXor";
     case shuffle::Exchange::XorArray: return "shflXorArray";
     case shuffle::Exchange::Swap: return "shflSwap";
+    case shuffle::Exchange::WrapDouble: return "shflDouble";
+    case shuffle::Exchange::WrapPlus: return "shflWrapPlus";
+    case shuffle::Exchange::XorPlus: return "shflXorPlus";
   }
   return "";
 }
@@ -270,6 +273,9 @@ const char* exchangeFile(shuffle::Exchange e) {
     case shuffle::Exchange::Xor: return "shuffle_xor.svg";
     case shuffle::Exchange::XorArray: return "shuffle_xor_array.svg";
     case shuffle::Exchange::Swap: return "shuffle_swap.svg";
+    case shuffle::Exchange::WrapDouble: return "shuffle_double.svg";
+    case shuffle::Exchange::WrapPlus: return "shuffle_wrap_plus.svg";
+    case shuffle::Exchange::XorPlus: return "shuffle_xor_plus.svg";
   }
   return "";
 }
@@ -283,6 +289,9 @@ const char* exchangeCall(shuffle::Exchange e) {
     case shuffle::Exchange::Xor: return "__shfl_xor_sync(mask, v, laneMask, width)";
     case shuffle::Exchange::XorArray: return "__shfl_xor_sync on each of the 4 ints";
     case shuffle::Exchange::Swap: return "two lanes of each segment trade one element";
+    case shuffle::Exchange::WrapDouble: return "__shfl_sync(mask, d, lane + offset, width) on doubles";
+    case shuffle::Exchange::WrapPlus: return "v + __shfl_sync(mask, v, lane + offset, width)";
+    case shuffle::Exchange::XorPlus: return "v + __shfl_xor_sync(mask, v, laneMask, width)";
   }
   return "";
 }
@@ -294,9 +303,12 @@ std::string argsText(shuffle::Exchange e, const shuffle::ExchangeArgs& a) {
     case shuffle::Exchange::Broadcast: return w + "srcLane " + std::to_string(a.lane);
     case shuffle::Exchange::Up:
     case shuffle::Exchange::Down: return w + "delta " + std::to_string(a.lane);
-    case shuffle::Exchange::Wrap: return w + "offset " + std::to_string(a.lane);
+    case shuffle::Exchange::Wrap:
+    case shuffle::Exchange::WrapDouble:
+    case shuffle::Exchange::WrapPlus: return w + "offset " + std::to_string(a.lane);
     case shuffle::Exchange::Xor:
-    case shuffle::Exchange::XorArray: return w + "laneMask " + std::to_string(a.lane);
+    case shuffle::Exchange::XorArray:
+    case shuffle::Exchange::XorPlus: return w + "laneMask " + std::to_string(a.lane);
     case shuffle::Exchange::Swap:
       return w + "firstLane " + std::to_string(a.lane) + ", secondLane " +
              std::to_string(a.secondLane) + ", firstIdx " + std::to_string(a.firstIdx) +
