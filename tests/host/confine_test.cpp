@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -385,6 +386,58 @@ TEST(HostConfinedChild, TakesNoMoreThanHalfAGigabyteOfAddressSpace) {
   });
   ASSERT_EQ(small.kind, IsolatedResult::Kind::Returned) << "the child " << small.describe();
   EXPECT_EQ(small.value, 1.0) << "64 MiB, far within the limit, was refused";
+}
+
+TEST(HostConfinedChild, TakesNoMoreThanHalfAGigabyteOfDataWhereCudaRuns) {
+  // A CUDA child has no address-space limit (the runtime reserves far more
+  // than it uses); its data limit keeps a config function from taking the
+  // machine's memory all the same.
+  const IsolatedResult big = callIsolated(
+      [] {
+        auto* p = static_cast<char*>(std::malloc(std::size_t{8} << 30));
+        std::free(p);
+        return p != nullptr ? 1.0 : 0.0;
+      },
+      20, ChildSetup::Cuda);
+  ASSERT_EQ(big.kind, IsolatedResult::Kind::Returned) << "the child " << big.describe();
+  EXPECT_EQ(big.value, 0.0) << "the child got 8 GiB of data";
+  const IsolatedResult small = callIsolated(
+      [] {
+        void* p = std::malloc(std::size_t{64} << 20);
+        if (p != nullptr) std::memset(p, 1, std::size_t{64} << 20);
+        std::free(p);
+        return p != nullptr ? 1.0 : 0.0;
+      },
+      20, ChildSetup::Cuda);
+  ASSERT_EQ(small.kind, IsolatedResult::Kind::Returned) << "the child " << small.describe();
+  EXPECT_EQ(small.value, 1.0) << "64 MiB, far within the limit, was refused";
+}
+
+TEST(HostConfinedChild, MapsNoSharedAnonymousMemory) {
+  // The data limit counts private memory only: a shared anonymous map
+  // would be memory without a limit, so the filter refuses it, in both
+  // kinds of child, with MAP_SHARED_VALIDATE too. A private one still works.
+  for (const ChildSetup setup : {ChildSetup::HostOnly, ChildSetup::Cuda}) {
+    for (const int shared : {MAP_SHARED, MAP_SHARED_VALIDATE}) {
+      expectDenied(callIsolated(
+                       [shared] {
+                         void* p = ::mmap(nullptr, std::size_t{1} << 30, PROT_READ | PROT_WRITE,
+                                          shared | MAP_ANONYMOUS, -1, 0);
+                         return p == MAP_FAILED ? -static_cast<double>(errno) : 1.0;
+                       },
+                       20, setup),
+                   "a shared anonymous map");
+    }
+    const IsolatedResult priv = callIsolated(
+        [] {
+          void* p = ::mmap(nullptr, std::size_t{64} << 20, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+          return p == MAP_FAILED ? -static_cast<double>(errno) : 1.0;
+        },
+        20, setup);
+    ASSERT_EQ(priv.kind, IsolatedResult::Kind::Returned) << "the child " << priv.describe();
+    EXPECT_EQ(priv.value, 1.0) << "a private map of 64 MiB was refused";
+  }
 }
 
 TEST(HostConfinedChild, ACudaChildIsConfinedToo) {

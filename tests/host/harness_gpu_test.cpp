@@ -6,9 +6,12 @@
 // are what would notice. Skipped without a GPU.
 #include <gtest/gtest.h>
 
+#include <cuda_runtime.h>
+
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <utility>
@@ -16,6 +19,7 @@
 
 #include "wb/buffer.h"
 #include "wb/fingerprint.h"
+#include "wb/isolated.h"
 #include "wb/gtest_support.h"
 #include "wb/perf_ratio.h"
 
@@ -141,6 +145,41 @@ TEST_F(GpuFingerprint, TransposeIsJudgedAgainstTheInput) {
           << rows << " x " << cols << ": the input passed as its own transpose";
     }
   }
+}
+
+// A config function runs in a confined child after CUDA's initialisation,
+// under a data limit and a filter without shared anonymous maps
+// (wb/confine.h). CUDA's own memory must still work there: device memory
+// and a memset on the device, pinned and managed memory, the managed pages
+// touched from the host. Each step that fails names itself by its number.
+TEST(GpuConfinedChild, CudaMemoryWorksWithinItsLimits) {
+  const IsolatedResult r = callIsolated(
+      [] {
+        constexpr std::size_t kDevice = std::size_t{1} << 30;
+        constexpr std::size_t kHost = std::size_t{256} << 20;
+        void* device = nullptr;
+        if (cudaMalloc(&device, kDevice) != cudaSuccess) return 1.0;
+        if (cudaMemset(device, 1, kDevice) != cudaSuccess) return 2.0;
+        if (cudaDeviceSynchronize() != cudaSuccess) return 3.0;
+        void* pinned = nullptr;
+        if (cudaMallocHost(&pinned, kHost) != cudaSuccess) return 4.0;
+        std::memset(pinned, 1, kHost);
+        void* managed = nullptr;
+        if (cudaMallocManaged(&managed, kHost) != cudaSuccess) return 5.0;
+        std::memset(managed, 1, kHost);
+        if (cudaMemcpy(device, pinned, kHost, cudaMemcpyHostToDevice) != cudaSuccess) return 6.0;
+        if (cudaFree(managed) != cudaSuccess || cudaFreeHost(pinned) != cudaSuccess ||
+            cudaFree(device) != cudaSuccess) {
+          return 7.0;
+        }
+        return 0.0;
+      },
+      60, ChildSetup::Gpu);
+  if (r.kind == IsolatedResult::Kind::Skipped) GTEST_SKIP() << r.detail;
+  ASSERT_EQ(r.kind, IsolatedResult::Kind::Returned) << "the child " << r.describe();
+  EXPECT_EQ(r.value, 0.0) << "step " << r.value
+                          << " failed (1 cudaMalloc, 2 cudaMemset, 3 synchronize, 4 cudaMallocHost,"
+                             " 5 cudaMallocManaged, 6 cudaMemcpy, 7 freeing)";
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <seccomp.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -17,10 +18,25 @@
 namespace wb {
 namespace {
 
-// The address space a host-only child may add to what it has when it is
-// confined: far more than any host exercise needs (they compute a few
-// numbers), far less than a machine's memory.
-constexpr rlim_t kHostOnlyHeadroom = rlim_t{512} << 20;
+// The address space a host-only child, and the data a CUDA child, may add
+// to what it has when it is confined: far more than any host exercise needs
+// (they compute a few numbers), far less than a machine's memory.
+constexpr rlim_t kHeadroom = rlim_t{512} << 20;
+
+// This process's size from /proc/self/statm, in bytes: the whole address
+// space (field 1) or its data and stack (field 6, what RLIMIT_DATA counts
+// and a little more); 0 where it cannot be read.
+rlim_t sizeFromStatm(int field) {
+  long pages[7] = {};
+  if (FILE* statm = std::fopen("/proc/self/statm", "r")) {
+    for (int i = 0; i < 7 && std::fscanf(statm, "%ld", &pages[i]) == 1; ++i) {
+    }
+    std::fclose(statm);
+  }
+  const long chosen = pages[field - 1];
+  if (chosen <= 0) return 0;
+  return static_cast<rlim_t>(chosen) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE));
+}
 
 // ---------------------------------------------------------------------------
 // The allow-list. Every call the child may make after it is confined, with
@@ -34,9 +50,9 @@ constexpr rlim_t kHostOnlyHeadroom = rlim_t{512} << 20;
 
 // Memory: the C++ library allocates (brk, mmap), the runtime maps and unmaps
 // device and pinned memory and changes its protection, and frees it back.
-constexpr const char* kMemory[] = {"brk",    "mmap",  "munmap",  "mremap",
-                                   "mprotect", "madvise", "mlock", "munlock",
-                                   "membarrier"};
+// mmap has rules of its own (confineThisProcess).
+constexpr const char* kMemory[] = {"brk",      "munmap", "mremap", "mprotect",
+                                   "madvise", "mlock",  "munlock", "membarrier"};
 
 // Threads and waiting: the runtime's helper threads (started at
 // initialisation) and the C++ library's locks wait on futexes, poll their
@@ -164,20 +180,26 @@ std::string confineThisProcess(bool usesCuda) {
   const rlimit none{0, 0};
   if (::setrlimit(RLIMIT_FSIZE, &none) != 0) return errorText("setrlimit(RLIMIT_FSIZE)", errno);
   if (::setrlimit(RLIMIT_NPROC, &none) != 0) return errorText("setrlimit(RLIMIT_NPROC)", errno);
+  // Memory: neither kind of child may take the machine's memory from the
+  // submissions graded beside it (RLIMIT_NPROC above does not bind root).
+  // Every child gets little more data than it has now: RLIMIT_DATA counts
+  // private writable memory (the heap, malloc's maps), which CUDA's own
+  // mappings are not: on an H100 (CUDA 13) a process under a 256 MiB data
+  // limit still initialised CUDA, took 1 GiB of device memory, ran a
+  // kernel, and got 256 MiB of pinned and of managed memory, while its
+  // malloc of 512 MiB was refused. Shared anonymous maps, which RLIMIT_DATA
+  // does not count, the filter refuses (below).
+  const rlim_t data = sizeFromStatm(6);
+  if (data == 0) return "could not read this process's size from /proc/self/statm";
+  const rlimit dataLimit{data + kHeadroom, data + kHeadroom};
+  if (::setrlimit(RLIMIT_DATA, &dataLimit) != 0) return errorText("setrlimit(RLIMIT_DATA)", errno);
   if (!usesCuda) {
-    // A host-only function gets little more address space than the child
-    // has now: it cannot take the machine's memory from the submissions
-    // graded beside it (RLIMIT_NPROC above does not bind root). A CUDA
-    // child is left without: the runtime reserves and maps address space
-    // as it goes, which a limit would break.
-    long pages = 0;
-    if (FILE* statm = std::fopen("/proc/self/statm", "r")) {
-      if (std::fscanf(statm, "%ld", &pages) != 1) pages = 0;
-      std::fclose(statm);
-    }
-    if (pages <= 0) return "could not read this process's size from /proc/self/statm";
-    const rlim_t size = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE));
-    const rlimit space{size + kHostOnlyHeadroom, size + kHostOnlyHeadroom};
+    // A host-only child gets little more address space than it has now
+    // either. A CUDA child cannot: the runtime reserves address space as it
+    // goes, far more than it ever uses, which a limit would break.
+    const rlim_t size = sizeFromStatm(1);
+    if (size == 0) return "could not read this process's size from /proc/self/statm";
+    const rlimit space{size + kHeadroom, size + kHeadroom};
     if (::setrlimit(RLIMIT_AS, &space) != 0) return errorText("setrlimit(RLIMIT_AS)", errno);
   }
   // No program the child could still reach gains privileges (set-user-ID);
@@ -227,6 +249,13 @@ std::string confineThisProcess(bool usesCuda) {
   const auto self = static_cast<scmp_datum_t>(::getpid());
   filter.add(SCMP_ACT_ALLOW, "kill", {SCMP_A0(SCMP_CMP_EQ, self)});
   filter.add(SCMP_ACT_ALLOW, "tgkill", {SCMP_A0(SCMP_CMP_EQ, self)});
+  // mmap, but no shared anonymous memory: RLIMIT_DATA counts only private
+  // maps, so a shared one would be memory without a limit. A map of a file
+  // (the runtime's device files) and a private anonymous one are allowed;
+  // MAP_SHARED_VALIDATE has MAP_SHARED's bit too.
+  filter.add(SCMP_ACT_ALLOW, "mmap", {SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_ANONYMOUS, 0)});
+  filter.add(SCMP_ACT_ALLOW, "mmap",
+             {SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_ANONYMOUS | MAP_SHARED, MAP_ANONYMOUS)});
   // Limits may be read, not set (prlimit64 with no new limit).
   filter.add(SCMP_ACT_ALLOW, "prlimit64", {SCMP_A2(SCMP_CMP_EQ, 0)});
 
