@@ -162,7 +162,7 @@ TEST(GpuConfinedChild, CudaMemoryWorksWithinItsLimits) {
         if (cudaMemset(device, 1, kDevice) != cudaSuccess) return 2.0;
         if (cudaDeviceSynchronize() != cudaSuccess) return 3.0;
         void* pinned = nullptr;
-        if (cudaMallocHost(&pinned, kHost) != cudaSuccess) return 4.0;
+        if (const cudaError_t e = cudaMallocHost(&pinned, kHost); e != cudaSuccess) return 400.0 + e;
         std::memset(pinned, 1, kHost);
         void* managed = nullptr;
         if (cudaMallocManaged(&managed, kHost) != cudaSuccess) return 5.0;
