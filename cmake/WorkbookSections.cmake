@@ -118,6 +118,18 @@ function(wb_module_folder out impl)
   set(${out} "${CMAKE_BINARY_DIR}/modules/${impl}" PARENT_SCOPE)
 endfunction()
 
+# wb_times_reference_kernels(<target>): a benchmark program (wb_bench,
+# wb_transpose_sweep) in bin/ that loads the book's kernels from the
+# reference solutions' modules (WB_SOLUTION_MODULES) and checks each before
+# timing it with the tests' check routines (tests/<section>/*_check.h).
+function(wb_times_reference_kernels target)
+  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  wb_module_folder(solution_modules solutions)
+  target_compile_definitions(${target} PRIVATE WB_SOLUTION_MODULES="${solution_modules}")
+  add_dependencies(${target} wb_solutions_modules)
+  target_include_directories(${target} PRIVATE "${CMAKE_SOURCE_DIR}/tests")
+endfunction()
+
 # wb_add_kernel_module(<target> <section> <name> <source> <impl>)
 # A kernel exercise file compiled as device code only, into
 # <modules>/<impl>/<section>/<name>.fatbin (chapters/common/exercise_kernel.h

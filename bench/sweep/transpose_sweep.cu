@@ -219,17 +219,9 @@ int main(int argc, char** argv) {
   wb::setDefaultModuleFolders(WB_SOLUTION_MODULES);
   Options options;
   const std::string badArgument = parseArguments(argc, argv, options);
-  if (!badArgument.empty()) {
-    std::fprintf(stderr, "wb_transpose_sweep: %s\n\n%s", badArgument.c_str(), kUsage);
-    return kExitBadArgument;
-  }
-  if (options.help) {
-    std::printf("%s", kUsage);
-    return 0;
-  }
-  if (const auto reason = wb::gpuUnavailableReason()) {
-    std::fprintf(stderr, "wb_transpose_sweep: %s\n", reason->c_str());
-    return kExitNoGpu;
+  if (const auto status = wb::stopBeforeTheWork("wb_transpose_sweep", badArgument, options.help,
+                                                kUsage, kExitBadArgument, kExitNoGpu)) {
+    return *status;
   }
   try {
     std::printf("%s\n", wb::currentDevice().describe().c_str());

@@ -276,17 +276,10 @@ int main(int argc, char** argv) {
   wb::setDefaultModuleFolders(WB_SOLUTION_MODULES);
   Options options;
   const std::string badArgument = parseArguments(argc, argv, options);
-  if (!badArgument.empty()) {
-    std::fprintf(stderr, "wb_bench: %s\n\n%s", badArgument.c_str(), usage().c_str());
-    return kExitBadArgument;
-  }
-  if (options.help) {
-    std::printf("%s", usage().c_str());
-    return 0;
-  }
-  if (const auto reason = wb::gpuUnavailableReason()) {
-    std::fprintf(stderr, "wb_bench: %s\n", reason->c_str());
-    return options.smoke ? kExitSkipped : kExitFailed;
+  if (const auto status = wb::stopBeforeTheWork("wb_bench", badArgument, options.help, usage(),
+                                                kExitBadArgument,
+                                                options.smoke ? kExitSkipped : kExitFailed)) {
+    return *status;
   }
 
   try {

@@ -1,3 +1,4 @@
+#include <cstdio>
 #include <sstream>
 
 #include "wb/cuda_check.h"
@@ -44,6 +45,24 @@ std::optional<std::string> probeGpu() {
 }
 
 }  // namespace
+
+std::optional<int> stopBeforeTheWork(const char* program, const std::string& badArgument,
+                                     bool help, const std::string& usage,
+                                     int badArgumentStatus, int noGpuStatus) {
+  if (!badArgument.empty()) {
+    std::fprintf(stderr, "%s: %s\n\n%s", program, badArgument.c_str(), usage.c_str());
+    return badArgumentStatus;
+  }
+  if (help) {
+    std::printf("%s", usage.c_str());
+    return 0;
+  }
+  if (const auto reason = gpuUnavailableReason()) {
+    std::fprintf(stderr, "%s: %s\n", program, reason->c_str());
+    return noGpuStatus;
+  }
+  return std::nullopt;
+}
 
 std::optional<std::string> gpuUnavailableReason() {
   static const std::optional<std::string> reason = probeGpu();

@@ -46,6 +46,18 @@ struct DeviceInfo {
  */
 std::optional<std::string> gpuUnavailableReason();
 
+/**
+ * @brief What a benchmark program (wb_bench, wb_transpose_sweep) settles
+ *        before its work: a wrong command line (@p badArgument not empty:
+ *        said on stderr with the usage), a request for @p usage (printed),
+ *        no usable GPU (its reason on stderr).
+ * @return the exit status to stop with (@p badArgumentStatus, 0,
+ *         @p noGpuStatus), or nothing when the work can start
+ */
+std::optional<int> stopBeforeTheWork(const char* program, const std::string& badArgument,
+                                     bool help, const std::string& usage,
+                                     int badArgumentStatus, int noGpuStatus);
+
 /// The current device's properties. Throws wb::CudaError without a device.
 DeviceInfo currentDevice();
 
