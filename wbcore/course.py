@@ -24,10 +24,34 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 LIST_FILE = "workbook.toml"
 TODO_RE = re.compile(r"TODO\(book ([0-9.]+)\)")
 KINDS = ("kernel", "host")
+# The book's chapter the workbook follows and the number of its
+# end-of-chapter exercises: book_exercises holds numbers 1 to
+# BOOK_EXERCISE_COUNT, and `book-5.N` names the exercise that answers N.
+BOOK_CHAPTER = 5
+BOOK_EXERCISE_COUNT = 15
+BOOK_NAME_PREFIX = "book-"
 
 
 class CourseError(RuntimeError):
     """workbook.toml cannot be read, or says something impossible."""
+
+
+class BookExerciseError(LookupError):
+    """A `book-5.N` name that no exercise answers: `number` is N, or None
+    where the name is not book-5.N with N from 1 to BOOK_EXERCISE_COUNT;
+    `mapped` the numbers that the workbook answers, ascending. The student
+    loop tells it in its own language from these fields."""
+
+    def __init__(self, name, number, mapped):
+        self.name, self.number, self.mapped = name, number, tuple(mapped)
+        listed = ", ".join(map(str, self.mapped))
+        if number is None:
+            text = (f"'{name}' names no end-of-chapter exercise: write "
+                    f"{BOOK_NAME_PREFIX}{BOOK_CHAPTER}.N with N from 1 to "
+                    f"{BOOK_EXERCISE_COUNT}; mapped: {listed}")
+        else:
+            text = f"{name} is not in the workbook yet; mapped: {listed}"
+        super().__init__(text)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,6 +106,7 @@ def _load(root=ROOT):
         raise CourseError(f"{path}: {err}")
     sections, exercises_ = [], []
     names = set()
+    claimed = {}   # book exercise number: the exercise that answers it
     for i, s in enumerate(data.get("section", [])):
         where = f"{LIST_FILE}: section {i + 1}"
         for field in ("name", "book", "title"):
@@ -125,9 +150,16 @@ def _load(root=ROOT):
                 raise CourseError(f"{where}: method: {err}")
         numbers = e.get("book_exercises", [])
         if not isinstance(numbers, list) or not all(
-                isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in numbers):
+                isinstance(n, int) and not isinstance(n, bool)
+                and 1 <= n <= BOOK_EXERCISE_COUNT for n in numbers):
             raise CourseError(f"{where}: book_exercises must be a list of the book's exercise "
-                              f"numbers (positive integers), e.g. [4, 7]")
+                              f"numbers (integers 1 to {BOOK_EXERCISE_COUNT}), e.g. [4, 7]")
+        # book-5.N must name one exercise.
+        for n in numbers:
+            if n in claimed:
+                raise CourseError(f"{where}: book exercise {n} is already answered by "
+                                  f"{claimed[n]}; give it to one exercise only")
+            claimed[n] = f"{e['section']}/{e['name']}"
         if (e["section"], e["name"]) in names:
             raise CourseError(f"{where}: listed twice")
         names.add((e["section"], e["name"]))
@@ -161,9 +193,36 @@ def exercises(root=ROOT):
     return list(_load(root)[1])
 
 
+def book_exercise_map(root=ROOT):
+    """{end-of-chapter exercise number: the Exercise that answers it}."""
+    return {n: e for e in exercises(root) for n in e.book_exercises}
+
+
+def book_ref(number):
+    """How the book numbers an end-of-chapter exercise: 5.15."""
+    return f"{BOOK_CHAPTER}.{number}"
+
+
+def find_book_exercise(text, root=ROOT):
+    """Resolve 'book-5.15' to the Exercise that answers the book's
+    end-of-chapter exercise 15; raises BookExerciseError."""
+    mapped = book_exercise_map(root)
+    m = re.fullmatch(rf"{BOOK_NAME_PREFIX}{BOOK_CHAPTER}\.([0-9]+)", text)
+    number = int(m.group(1)) if m else None
+    if number is not None and not 1 <= number <= BOOK_EXERCISE_COUNT:
+        number = None
+    if number not in mapped:
+        raise BookExerciseError(text, number, sorted(mapped))
+    return mapped[number]
+
+
 def find_exercise(text, root=ROOT):
-    """Resolve 'setRowReadCol' or 'layout/setRowReadCol' to an Exercise.
-    Raises LookupError with the choices when it is unknown or ambiguous."""
+    """Resolve 'setRowReadCol', 'layout/setRowReadCol' or 'book-5.2' to an
+    Exercise. Raises LookupError with the choices when it is unknown or
+    ambiguous (BookExerciseError for a book-5.N name)."""
+    # No exercise is called book-...: names are C identifiers.
+    if text.startswith(BOOK_NAME_PREFIX):
+        return find_book_exercise(text, root)
     all_ex = exercises(root)
     matches = [e for e in all_ex if text in (e.key, e.name)]
     if len(matches) == 1:

@@ -202,12 +202,48 @@ def self_test():
                 text.replace(m.group(0), re.sub(r"hints = \[.*", "", m.group(0), flags=re.S)))
             if "exercise layout/setColReadCol: no hint (hints = [...] in workbook.toml)" not in check(t):
                 missed.append("a missing hint")
+    missed += book_number_misses(root)
     if missed:
         print("course_check self-test: these gaps were not reported:\n  " + "\n  ".join(missed))
         return 1
-    print("course_check self-test: an incomplete section, a solution without a list entry "
-          "and a missing hint are all named")
+    print("course_check self-test: an incomplete section, a solution without a list entry, "
+          "a missing hint, a book exercise number out of 1..15 and one claimed twice are all "
+          "named")
     return 0
+
+
+def book_number_misses(root):
+    """setColReadRow's book_exercises changed to a number the chapter does
+    not have and to one reduceShflDown answers: each list must be refused
+    (book-5.N names one exercise of the chapter's 15)."""
+    text = (root / "workbook.toml").read_text()
+    entry = 'name = "setColReadRow"\nbook = "5.2.1.2"\nkind = "kernel"\n'
+    m = re.search(re.escape(entry) + r"(?:#.*\n)*book_exercises = \[2, 6\]", text)
+    if m is None:
+        return ["(the self-test could not find setColReadRow's book_exercises = [2, 6])"]
+    cases = {"[2, 16]": "book_exercises must be a list of the book's exercise numbers "
+                        "(integers 1 to 15)",
+             "[0, 6]": "book_exercises must be a list of the book's exercise numbers",
+             "[2, 15]": "(reduceShflDown): book exercise 15 is already answered by "
+                        "layout/setColReadRow"}
+    missed = []
+    for numbers, wanted in cases.items():
+        # A folder of its own per case: the list's cache is keyed by path
+        # and modification time.
+        with tempfile.TemporaryDirectory() as tmp:
+            t = pathlib.Path(tmp)
+            bad = m.group(0).replace("[2, 6]", numbers)
+            (t / "workbook.toml").write_text(text.replace(m.group(0), bad))
+            # The list is refused when it is read: check() reports that
+            # CourseError as its gap.
+            try:
+                course.exercises(t)
+                refused = ""
+            except course.CourseError as err:
+                refused = str(err)
+            if wanted not in refused:
+                missed.append(f"setColReadRow with book_exercises = {numbers}")
+    return missed
 
 
 def main():
