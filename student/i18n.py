@@ -129,8 +129,10 @@ MESSAGES = {
                         "（.ci/run 设置 WB_PRESET=ci）"),
     "cli.help_check": ("test one exercise or section of your starter",
                        "测试 starter 中的一道练习或一节"),
-    "cli.help_check_name": ("an exercise (setRowReadCol, layout/setRowReadCol) or a section",
-                            "练习名（setRowReadCol、layout/setRowReadCol）或节名"),
+    "cli.help_check_name": ("an exercise (setRowReadCol, layout/setRowReadCol, or book-5.15 "
+                            "for the book's end-of-chapter exercise 15) or a section",
+                            "练习名（setRowReadCol、layout/setRowReadCol，或用 book-5.15 "
+                            "表示书中章末习题 15）或节名"),
     "cli.help_watch": ("re-run check whenever a file under starter/ changes",
                        "starter/ 下的文件一保存就重新运行 check"),
     "cli.help_watch_name": ("an exercise; default: the one you edit",
@@ -174,6 +176,7 @@ MESSAGES = {
                        "\n{section}（书中 {book} 节，{title}）: {total} 道中 {done} 道通过"),
     "status.note_gpu_not_run": (" (GPU tests not run)", "（GPU 测试未运行）"),
     "status.note_todo_left": (" (TODO left)", "（还有 TODO）"),
+    "status.note_book": (" (book exercise {refs})", "（书中章末习题 {refs}）"),
     "check.perf_ran": ("performance tests run ({count}): {names}",
                        "运行的性能测试（{count} 个）: {names}"),
     "status.note_not_attempted": (" (not attempted: the file is as shipped; its tests were not run)",
@@ -214,6 +217,12 @@ MESSAGES = {
                           "没有名为“{name}”的练习。可选的练习: {choices}"),
     "check.ambiguous": ("'{name}' is ambiguous: {choices}",
                         "“{name}”有歧义，可能是: {choices}"),
+    "check.book_not_yet": ("{name} is not in the workbook yet; mapped: {mapped}",
+                           "{name} 还没有收入练习册；已收入的章末习题: {mapped}"),
+    "check.book_malformed": ("'{name}' names no end-of-chapter exercise: write {form} with N "
+                             "from 1 to {count}; mapped: {mapped}",
+                             "“{name}”不是章末习题的名字: 请写 {form}，N 为 1 到 {count}；"
+                             "已收入的章末习题: {mapped}"),
 
     # the summary of a CTest run
     "summary.group": ("  {where} [{kind}]: {counts}", "  {where} [{kind}]: {counts}"),

@@ -169,7 +169,7 @@ def print_progress(results, listed, gpu_ok, gpu_note, untouched=()):
                 note = t("status.note_gpu_not_run")
             elif todo:
                 note = t("status.note_todo_left")
-            print(f"  {MARK[st]} {e.name}{note}")
+            print(f"  {MARK[st]} {e.name}{book_note(e)}{note}")
             if nxt is None and (st == "todo" or (st == "not run" and todo)):
                 nxt = e
     if not gpu_ok:
@@ -195,6 +195,14 @@ def print_progress(results, listed, gpu_ok, gpu_note, untouched=()):
         if len(steps) > 1:
             print(t("status.hint_count", count=len(steps), name=nxt.name))
     print(t("status.test_alone", name=nxt.name))
+
+
+def book_note(e):
+    """' (book exercise 5.4, 5.7)' after an exercise that answers the book's
+    end-of-chapter exercises (`./workbook check book-5.4` names it), else ''."""
+    if not e.book_exercises:
+        return ""
+    return t("status.note_book", refs=", ".join(wbex.book_ref(n) for n in e.book_exercises))
 
 
 def status(include_perf=False):
@@ -327,6 +335,13 @@ def find_exercise(text):
     use."""
     try:
         return wbex.find_exercise(text)
+    except wbex.BookExerciseError as err:
+        mapped = ", ".join(map(str, err.mapped))
+        if err.number is None:
+            raise LookupError(t("check.book_malformed", name=text, mapped=mapped,
+                                form=f"{wbex.BOOK_NAME_PREFIX}{wbex.book_ref('N')}",
+                                count=wbex.BOOK_EXERCISE_COUNT)) from None
+        raise LookupError(t("check.book_not_yet", name=text, mapped=mapped)) from None
     except LookupError:
         all_ex = wbex.exercises()
         matches = [e for e in all_ex if text in (e.key, e.name)]
