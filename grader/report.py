@@ -128,6 +128,24 @@ def failure_record(result):
             for t in result.tests if t.result == gs.FAILED]
 
 
+def _book_exercises_record(grade):
+    """results.json's extra_data.book_exercises: the book's end-of-chapter
+    exercises as one set (Grade.book_exercises)."""
+    score, worth, numbers = grade.book_exercises()
+    return {"score": _points(score), "max_score": _points(worth),
+            "numbers": [wbex.book_ref(n) for n in numbers]}
+
+
+def book_exercises_line(grade):
+    """summary.txt's line on the book's end-of-chapter exercises, or ""."""
+    score, worth, numbers = grade.book_exercises()
+    if worth <= 0:
+        return ""
+    listed = ", ".join(wbex.book_ref(n) for n in numbers)
+    return (f"The book's end-of-chapter exercises ({listed}): {_points(score):g} of "
+            f"{_points(worth):g}, counted in their sections below.")
+
+
 def results_document(grade, split):
     """The Gradescope results.json of a grade, as a dict."""
     tests = []
@@ -158,6 +176,7 @@ def results_document(grade, split):
             "max_score": _points(grade.max_score),
             "sections": {s: {"score": _points(v[0]), "max_score": _points(v[1])}
                          for s, v in grade.sections().items()},
+            "book_exercises": _book_exercises_record(grade),
             "gpu_missing": grade.gpu_missing,
             "ungraded_tests": grade.ungraded,
             "points_warnings": grade.warnings,
@@ -353,6 +372,8 @@ def summary_text(grade):
     if not grade.confined:
         lines.append("UNCONFINED: graded with --unconfined, without the sandbox around the "
                      "compiles and the tests.")
+    if grade.status not in ("empty", "error") and book_exercises_line(grade):
+        lines.append(book_exercises_line(grade))
     lines.append("")
     totals = grade.sections()
     if grade.status in ("empty", "error"):
@@ -411,16 +432,27 @@ def spreadsheet_text(value):
 def gradebook_text(rows, sections):
     """gradebook.csv from (submission name, results.json document) rows. The
     name and the reason are written as text for spreadsheets
-    (spreadsheet_text): a submission named =HYPERLINK(...) is not a formula."""
+    (spreadsheet_text): a submission named =HYPERLINK(...) is not a formula.
+    Where the book's end-of-chapter exercises were graded, a column
+    book_exercises after the sections holds their score as one set (counted
+    in the sections too)."""
+    def book(extra):
+        record = extra.get("book_exercises")
+        return record if isinstance(record, dict) and record.get("max_score", 0) > 0 else None
+
+    with_book = any(book(doc.get("extra_data", {})) for _, doc in rows)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["submission", "total", "max"] + list(sections) + ["status", "reason"])
+    writer.writerow(["submission", "total", "max"] + list(sections)
+                    + (["book_exercises"] if with_book else []) + ["status", "reason"])
     for name, doc in rows:
         extra = doc.get("extra_data", {})
         per = extra.get("sections", {})
+        record = book(extra)
         writer.writerow([spreadsheet_text(name), f"{doc['score']:g}",
                          f"{extra.get('max_score', 0):g}"]
                         + [f"{per[s]['score']:g}" if s in per else "" for s in sections]
+                        + ([f"{record['score']:g}" if record else ""] if with_book else [])
                         + [extra.get("status", "?"), spreadsheet_text(extra.get("reason", ""))])
     return buffer.getvalue()
 

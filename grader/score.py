@@ -232,3 +232,18 @@ class Grade:
             entry[0] += r.score
             entry[1] += r.max_score
         return {s: totals[s] for s in wbex.section_names() if s in totals}
+
+    def book_exercises(self):
+        """(score, max, numbers) over the checks of the exercises that answer
+        the book's end-of-chapter exercises (workbook.toml's book_exercises),
+        numbers ascending: an instructor who assigns the book's exercises
+        reads them as one set. The same checks' points as in sections(),
+        not added to the total; max is 0 where no such check was graded."""
+        answering = {e.key: e.book_exercises for e in wbex.exercises() if e.book_exercises}
+        score, worth, numbers = 0.0, 0.0, set()
+        for r in self.results:
+            if r.check.exercise and r.check.owner in answering:
+                score += r.score
+                worth += r.max_score
+                numbers.update(answering[r.check.owner])
+        return score, worth, sorted(numbers)

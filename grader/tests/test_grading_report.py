@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 from unittest import mock
 
 from gradingtest import EXERCISES, ctest_labels, outcome, points
+from grader import points as gp
 from grader import report as gr
 from grader import score as gs
 
@@ -174,6 +175,51 @@ class FilesTest(unittest.TestCase):
             self.assertEqual(rows[1][-1], "'=cmd|' /C calc'!A0")
         rows = list(csv.reader(io.StringIO(gr.gradebook_text([("alice", doc)], ["layout"]))))
         self.assertEqual(rows[1][0], "alice")
+
+
+
+class BookExercisesTest(unittest.TestCase):
+    """The book's end-of-chapter exercises as one set: the exercises that
+    list them in workbook.toml (setColReadRow answers 2 and 6,
+    setColReadRowPad 4 and 7), not the others, in results.json, the
+    gradebook and summary.txt."""
+
+    @staticmethod
+    def grade():
+        def result(exercise, kind, points, score):
+            check = gp.Check("layout", exercise, kind, points, False)
+            return gs.CheckResult(check, kind, score, gs.STATE_PASSED if score == points
+                                  else gs.STATE_FAILED, [])
+        results = [result("setColReadRow", "correctness", 4, 4),
+                   result("setColReadRow", "method", 1, 0),
+                   result("setColReadRowPad", "correctness", 4, 2),
+                   result("setRowReadCol", "correctness", 4, 4),
+                   result(None, "performance", 3, 3)]
+        return gs.Grade("bob", "ok", "", results)
+
+    def test_the_set_counts_only_the_exercises_that_answer_the_book(self):
+        self.assertEqual(self.grade().book_exercises(), (6.0, 9.0, [2, 4, 6, 7]))
+        doc = gr.results_document(self.grade(), "proportional")
+        self.assertEqual(doc["extra_data"]["book_exercises"],
+                         {"score": 6, "max_score": 9, "numbers": ["5.2", "5.4", "5.6", "5.7"]})
+        self.assertEqual(doc["score"], 13)  # the set's points are not added to the total
+        self.assertEqual(gr.validate_results(doc), [])
+
+    def test_gradebook_and_summary_show_the_set(self):
+        doc = gr.results_document(self.grade(), "proportional")
+        rows = list(csv.reader(io.StringIO(gr.gradebook_text([("bob", doc)], ["layout"]))))
+        self.assertEqual(rows[0], ["submission", "total", "max", "layout", "book_exercises",
+                                   "status", "reason"])
+        self.assertEqual(rows[1][3:5], ["13", "6"])
+        self.assertIn("The book's end-of-chapter exercises (5.2, 5.4, 5.6, 5.7): 6 of 9",
+                      gr.summary_text(self.grade()))
+
+    def test_no_column_where_no_book_exercise_was_graded(self):
+        doc = gr.results_document(sample_grade(), "proportional")
+        self.assertEqual(doc["extra_data"]["book_exercises"]["max_score"], 0)
+        rows = list(csv.reader(io.StringIO(gr.gradebook_text([("alice", doc)], ["layout"]))))
+        self.assertNotIn("book_exercises", rows[0])
+        self.assertNotIn("end-of-chapter", gr.summary_text(sample_grade()))
 
 
 if __name__ == "__main__":
