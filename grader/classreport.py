@@ -165,10 +165,20 @@ def _sections_of(doc):
         else {}
 
 
+def _book_exercises_of(doc):
+    """The score of the book's end-of-chapter exercises as one set, or None
+    where none of them was graded (the gradebook's book_exercises column)."""
+    found = doc["extra_data"].get("book_exercises")
+    if isinstance(found, dict) and found.get("max_score", 0) > 0:
+        return found.get("score", 0)
+    return None
+
+
 def _submission_row(name, doc):
     extra = doc["extra_data"]
     return {"submission": name, "total": doc["score"], "max": extra.get("max_score", 0),
             "sections": {s: v.get("score", 0) for s, v in _sections_of(doc).items()},
+            "book_exercises": _book_exercises_of(doc),
             "status": extra.get("status", "?"), "reason": extra.get("reason", ""),
             "seconds": doc.get("execution_time", 0),
             "tests_total": extra.get("tests_total", 0),
@@ -342,6 +352,7 @@ def class_data(out_dir, names, batch_record=None):
         "sections": [{"section": s, "book": wbex.book_of(s), "worth": section_max.get(s, 0),
                       **_summary([r["sections"].get(s, 0) for r in rows])}
                      for s in sections],
+        "book_exercises": any(r["book_exercises"] is not None for r in rows),
         "exercises": _checks(graded),
         "perf": _perf(graded),
         "problems": problems,
@@ -494,16 +505,20 @@ def class_html(data, found):
            f"{_average(t['median'])}, lowest {_points(t['min'])}, highest {_points(t['max'])}"
            if t["count"] else "") + ". The numbers are those of gradebook.csv; "
         "class-report.json holds them all.</p>")
+    # The book's end-of-chapter exercises as one set, where any was graded:
+    # the gradebook's column after the sections.
+    book = data.get("book_exercises", False)
     parts.append("<h2>Scores</h2>")
     parts.append(figure(found, "totals"))
     parts.append(html_table(
         "Every submission, as in the gradebook",
         ["submission", "total", "max"] + [s["section"] for s in data["sections"]]
-        + ["status", "reason"],
+        + (["book_exercises"] if book else []) + ["status", "reason"],
         [[r["submission"], _points(r["total"]), _points(r["max"])]
          + [_points(r["sections"].get(s["section"])) for s in data["sections"]]
+         + ([_points(r.get("book_exercises"))] if book else [])
          + [r["status"], r["reason"]] for r in data["submissions"]],
-        numeric=range(1, 3 + len(data["sections"]))))
+        numeric=range(1, 3 + len(data["sections"]) + (1 if book else 0))))
     parts.append("<h2>Sections</h2>")
     parts.append(figure(found, "sections"))
     parts.append(html_table(

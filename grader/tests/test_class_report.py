@@ -17,6 +17,7 @@ from classgrading import Tables
 from gradingtest import EXERCISES, ROOT, ctest_labels, outcome, points
 from wbcore import course as wbex
 from grader import classreport as gcr
+from grader import points as gp
 from grader import report as gr
 from grader import run as grun
 from grader import score as gs
@@ -205,6 +206,24 @@ class ClassDataTest(unittest.TestCase):
         with open(self.out / gr.GRADEBOOK, newline="") as handle:
             book = list(csv.reader(handle))
         self.assertEqual(parser.tables["Every submission, as in the gradebook"], book)
+
+    def test_the_page_shows_the_gradebooks_book_exercises_column(self):
+        # setColReadRow answers the book's exercises 2 and 6; cy graded
+        # none of them, so cy's cell is empty in both.
+        def graded(name, score):
+            check = gp.Check("layout", "setColReadRow", "correctness", 4, False)
+            state = gs.STATE_PASSED if score == 4 else gs.STATE_FAILED
+            return gs.Grade(name, "ok", "", [gs.CheckResult(check, "correctness", score, state, [])])
+        names = write_class(self.out, [graded("amy", 4), graded("bo", 1), make_grade("cy")])
+        data = gcr.class_data(self.out, names)
+        parser = Tables()
+        parser.feed(gcr.class_html(data, {}))
+        with open(self.out / gr.GRADEBOOK, newline="") as handle:
+            book = list(csv.reader(handle))
+        self.assertIn("book_exercises", book[0])
+        self.assertEqual(parser.tables["Every submission, as in the gradebook"], book)
+        self.assertEqual({r["submission"]: r["book_exercises"] for r in data["submissions"]},
+                         {"amy": 4, "bo": 1, "cy": None})
 
     def test_shares_and_failure_shapes(self):
         data = gcr.class_data(self.out, self.sample_class())
