@@ -49,8 +49,8 @@ rlim_t sizeFromStatm(int field) {
 // ---------------------------------------------------------------------------
 
 // Memory: the C++ library allocates (brk, mmap), the runtime maps and unmaps
-// device and pinned memory and changes its protection, and frees it back.
-// mmap has rules of its own (confineThisProcess).
+// device and managed memory and changes its protection, and frees it back.
+// mmap has rules of its own (confineThisProcess): no pinned memory.
 constexpr const char* kMemory[] = {"brk",      "munmap", "mremap", "mprotect",
                                    "madvise", "mlock",  "munlock", "membarrier"};
 
@@ -185,9 +185,9 @@ std::string confineThisProcess(bool usesCuda) {
   // Every child gets little more data than it has now: RLIMIT_DATA counts
   // private writable memory (the heap, malloc's maps), which CUDA's own
   // mappings are not: on an H100 (CUDA 13) a process under a 256 MiB data
-  // limit still initialised CUDA, took 1 GiB of device memory, ran a
-  // kernel, and got 256 MiB of pinned and of managed memory, while its
-  // malloc of 512 MiB was refused. Shared anonymous maps, which RLIMIT_DATA
+  // limit (and no filter) still initialised CUDA, took 1 GiB of device
+  // memory, ran a kernel, and got 256 MiB of pinned and of managed memory,
+  // while its malloc of 512 MiB was refused. Shared anonymous maps, which RLIMIT_DATA
   // does not count, the filter refuses (below).
   const rlim_t data = sizeFromStatm(6);
   if (data == 0) return "could not read this process's size from /proc/self/statm";
