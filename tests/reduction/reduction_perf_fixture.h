@@ -14,6 +14,7 @@
 #include "reduction/reduction.cuh"
 #include "reduction_timing.h"
 #include "wb/gtest_support.h"
+#include "wb/perf_ratio.h"
 
 namespace wb::reduction::testing {
 
@@ -44,5 +45,33 @@ class ReductionTimingTest : public GpuTest {
 
   std::uint64_t seed_ = 0;
 };
+
+/// A student's kernel that the book uses as a yardstick, against the
+/// reference build of the same exercise (the test's parameter, which names
+/// the exercise and so gives the test its `exercise=` label): at most
+/// kMaxRatio times its time. The reference solutions measured 0.996-1.007x
+/// of themselves on an H100 (eight runs of the suite, min-max;
+/// docs/results/timing-against-reference-nvidia-h100.md). kMaxRatio, the
+/// sections' own 10% for a change that should cost nothing, is ten times
+/// that spread: room for a different but reasonable kernel, and a kernel
+/// that idles on the timed size fails.
+template <const ReduceKernel& (*Lookup)(const std::string&)>
+class ReductionYardstickTest : public ReductionTimingTest<Lookup>,
+                               public ::testing::WithParamInterface<std::string> {
+ protected:
+  static constexpr double kMaxRatio = 1.10;
+
+  void expectKeepsReferenceSpeed() const {
+    SCOPED_TRACE(seedNote(this->seed_));
+    const std::string& exercise = this->GetParam();
+    const auto [mine, theirs] = this->medianMs(this->student(exercise), this->reference(exercise));
+    perf::expectNoSlowerThan(exercise, mine, "reference " + exercise, theirs, kMaxRatio);
+  }
+};
+
+/// The test name of a yardstick: the exercise it times.
+inline std::string yardstickName(const ::testing::TestParamInfo<std::string>& info) {
+  return info.param;
+}
 
 }  // namespace wb::reduction::testing

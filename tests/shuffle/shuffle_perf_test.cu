@@ -83,27 +83,12 @@ TEST_F(PerfShuffle, UnrollingBeatsShuffleAlone) {
 }
 
 // The student's reduceShfl, the yardstick of the unrolling claim, against
-// the reference reduceShfl: at most kMaxRatio times its time (as the
-// reduction section's yardsticks, tests/reduction/reduction_perf_test.cu).
-// The reference solution measured 0.998-1.000x on an H100 (eight runs
-// of the suite; docs/results/timing-against-reference-nvidia-h100.md).
-class PerfShuffleYardstick : public PerfShuffle,
-                             public ::testing::WithParamInterface<std::string> {
- protected:
-  static constexpr double kMaxRatio = 1.10;
-};
-
-TEST_P(PerfShuffleYardstick, KeepsReferenceSpeed) {
-  SCOPED_TRACE(seedNote(seed_));
-  const std::string& exercise = GetParam();
-  const auto [mine, theirs] = medianMs(student(exercise), reference(exercise));
-  perf::expectNoSlowerThan(exercise, mine, "reference " + exercise, theirs, kMaxRatio);
-}
-
+// the reference reduceShfl (reduction_perf_fixture.h). The reference
+// solution measured 0.998-1.000x of itself on an H100.
+class PerfShuffleYardstick : public reduction::testing::ReductionYardstickTest<kernelNamed> {};
+TEST_P(PerfShuffleYardstick, KeepsReferenceSpeed) { expectKeepsReferenceSpeed(); }
 INSTANTIATE_TEST_SUITE_P(Yardsticks, PerfShuffleYardstick, ::testing::Values("reduceShfl"),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           return info.param;
-                         });
+                         reduction::testing::yardstickName);
 
 }  // namespace
 }  // namespace wb::shuffle
