@@ -52,6 +52,10 @@ PRESET = "grader"
 # wbcore/gtest_verdict.py leaves per test (its verdict and the exercise
 # modules and objects it ran).
 RUN_OUTPUT = "run-output"
+# The launcher (in the build's bin/) that a run keeping CAP_SYS_ADMIN for
+# Nsight Compute starts under: it refuses mounts, namespaces and the other
+# administration calls (wbcore/sandbox.py).
+ADMIN_GUARD = "wb_without_admin_calls"
 RECORDS = "records"
 # The repository's folders and files the tests read (the contracts, the
 # harness, the checks and their shared Python, the course's list of
@@ -499,7 +503,8 @@ def confined_test_command(slot, cmd, run_folder, gpu_present, env, profiling=Fal
               if k.startswith(PASSED_ENV_PREFIXES) or k in PASSED_ENV}
     passed.update(env)
     return sandbox.command(cmd, read_only=read_only, writable=[run_folder, testing],
-                           gpu=gpu_present, cwd=wbex.ROOT, env=passed, profiling=profiling)
+                           gpu=gpu_present, cwd=wbex.ROOT, env=passed, profiling=profiling,
+                           admin_guard=slot.build / "bin" / ADMIN_GUARD)
 
 
 def read_gpu_contention(folder):

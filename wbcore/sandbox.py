@@ -25,9 +25,12 @@ grading goes through `command()`, which wraps an argv in a bwrap sandbox:
     perf and profile tests) keeps CAP_SYS_ADMIN where the NVIDIA driver lets
     only administrators read the GPU's counters
     (RestrictProfilingToAdminUsers: 1) and the grader runs as root, since
-    Nsight Compute needs it there; that run's student code is device code
-    only (a host exercise runs in a seccomp-confined child that may not
-    mount anything).
+    Nsight Compute needs it there. That run's command then starts under
+    bin/wb_without_admin_calls (tests/harness/tools), whose seccomp filter
+    refuses, in it and everything it starts, what the capability would
+    allow: mounts, namespaces, kernel modules, BPF, tracing (wb/confine.h).
+    Its student code is device code only besides (a host exercise runs in
+    a seccomp-confined child of its own).
 
 `limits()` gives the resource limits (CPU seconds, address space, file size,
 processes) as a preexec_fn; the wall-clock limit stays with the caller
@@ -158,9 +161,15 @@ def profiling_needs_admin(params=None):
     return False
 
 
-def _sandbox_args(bwrap, read_only, writable, gpu, cwd, env, tmp, profiling=False):
+def keeps_admin(gpu, profiling):
+    """Whether a run keeps CAP_SYS_ADMIN: it profiles on the GPU, as root,
+    where the driver keeps the counters to administrators."""
+    return bool(gpu and profiling and os.geteuid() == 0 and profiling_needs_admin())
+
+
+def _sandbox_args(bwrap, read_only, writable, gpu, cwd, env, tmp, keep_admin=False):
     args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
-    if gpu and profiling and os.geteuid() == 0 and profiling_needs_admin():
+    if keep_admin:
         args += ["--cap-add", "CAP_SYS_ADMIN"]
     for name in SYSTEM_LINKS_OR_FOLDERS:
         path = "/" + name
@@ -207,7 +216,7 @@ def _sandbox_args(bwrap, read_only, writable, gpu, cwd, env, tmp, profiling=Fals
 
 
 def command(argv, *, read_only=(), writable=(), gpu=False, cwd=None, env=None, tmp=True,
-            unconfined=False, profiling=False):
+            unconfined=False, profiling=False, admin_guard=None):
     """The argv that runs `argv` in a sandbox (see the module's text).
 
     read_only, writable: paths bound at their own absolute path (each must
@@ -217,16 +226,27 @@ def command(argv, *, read_only=(), writable=(), gpu=False, cwd=None, env=None, t
     env may override); tmp: a private, empty /tmp. unconfined=True returns
     argv unchanged (the explicit opt-out); profiling: the run reads the
     GPU's counters (Nsight Compute), so it keeps CAP_SYS_ADMIN where the
-    driver requires it (see the module's text). Raises Unavailable when the
-    sandbox cannot start here."""
+    driver requires it (see the module's text), and then runs argv under
+    admin_guard, the path of wb_without_admin_calls, which must be visible
+    in the sandbox. Raises Unavailable when the sandbox cannot start here,
+    or when the run would keep the capability without a guard."""
     argv = [str(a) for a in argv]
     if unconfined:
         return argv
     ok, why = available()
     if not ok:
         raise Unavailable(why)
+    keep_admin = keeps_admin(gpu, profiling)
+    if keep_admin:
+        if admin_guard is None or not os.access(str(admin_guard), os.X_OK):
+            raise Unavailable(
+                "this run profiles as root where the NVIDIA driver keeps the GPU's counters to "
+                "administrators, so it keeps CAP_SYS_ADMIN, but the launcher that takes the "
+                f"capability's other powers away is missing ({admin_guard or 'none given'}): "
+                "build the target wb_without_admin_calls")
+        argv = [os.path.abspath(str(admin_guard)), *argv]
     return _sandbox_args(bwrap_path(), [str(p) for p in read_only], [str(p) for p in writable],
-                         gpu, cwd, env, tmp, profiling) + argv
+                         gpu, cwd, env, tmp, keep_admin) + argv
 
 
 # Seconds past the soft CPU limit (SIGXCPU) before the hard one (SIGKILL).

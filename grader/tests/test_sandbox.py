@@ -105,10 +105,32 @@ class SandboxTest(unittest.TestCase):
             params.write_text(f"ResmanDebugLevel: 4294967295\n"
                               f"RestrictProfilingToAdminUsers: {restricted}\n")
             with mock.patch.object(sandbox, "NVIDIA_PARAMS", str(params)), as_root:
-                args = sandbox._sandbox_args(bwrap, (), (), gpu, None, {}, True, profiling)
+                keep = sandbox.keeps_admin(gpu, profiling)
+                args = sandbox._sandbox_args(bwrap, (), (), gpu, None, {}, True, keep)
             self.assertIn("--cap-drop", args)
             self.assertEqual("CAP_SYS_ADMIN" in args, kept, (restricted, gpu, profiling))
         self.assertFalse(sandbox.profiling_needs_admin(str(self.tmp / "missing")))
+
+    def test_a_run_that_keeps_the_capability_starts_under_the_guard(self):
+        # Where it keeps CAP_SYS_ADMIN, the command runs under the launcher
+        # that refuses mounts and namespaces (wb_without_admin_calls); with
+        # no launcher given or found it does not run at all.
+        params = self.tmp / "params"
+        params.write_text("RestrictProfilingToAdminUsers: 1\n")
+        guard = self.tmp / "wb_without_admin_calls"
+        guard.write_text("#!/bin/sh\nexec \"$@\"\n")
+        guard.chmod(0o755)
+        with mock.patch.object(sandbox, "NVIDIA_PARAMS", str(params)), \
+                mock.patch("os.geteuid", return_value=0):
+            argv = sandbox.command(["ctest"], gpu=True, profiling=True, admin_guard=guard)
+            self.assertEqual(argv[-2:], [str(guard), "ctest"])
+            self.assertIn("CAP_SYS_ADMIN", argv)
+            for missing in (None, self.tmp / "absent"):
+                with self.assertRaises(sandbox.Unavailable) as raised:
+                    sandbox.command(["ctest"], gpu=True, profiling=True, admin_guard=missing)
+                self.assertIn("wb_without_admin_calls", str(raised.exception))
+            # A run that drops every capability needs no guard.
+            self.assertEqual(sandbox.command(["ctest"], gpu=True, admin_guard=None)[-1], "ctest")
 
     def test_a_writable_folder_inside_a_read_only_one_stays_writable(self):
         inner = self.tmp / "build" / "Testing"

@@ -14,10 +14,14 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sched.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -30,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "wb/confine.h"
 #include "wb/isolated.h"
 
 namespace wb {
@@ -451,6 +456,56 @@ TEST(HostConfinedChild, ACudaChildIsConfinedToo) {
                    60, ChildSetup::Cuda),
                "open for writing after CUDA's initialisation");
   EXPECT_FALSE(exists(made));
+}
+
+// The run that keeps CAP_SYS_ADMIN for Nsight Compute starts under
+// wb_without_admin_calls (wbcore/sandbox.py): whatever the capability
+// allows, a process there may not mount, make or enter a namespace, or trace
+// another process; its ordinary calls still work. Run as root (CI, the
+// grader) the refused calls would otherwise succeed: `unshare -m` does.
+TEST(AdministrationCalls, AreRefusedWhateverTheCapabilities) {
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0) << std::strerror(errno);
+  if (child == 0) {
+    if (!refuseAdministrationCalls().empty()) ::_exit(100);
+    int code = 0;
+    if (::unshare(CLONE_NEWNS) == 0 || errno != EPERM) code |= 1;
+    if (::unshare(CLONE_NEWUSER) == 0 || errno != EPERM) code |= 2;
+    if (::mount("none", "/tmp", "tmpfs", 0, nullptr) == 0 || errno != EPERM) code |= 4;
+    if (::umount2("/tmp", MNT_DETACH) == 0 || errno != EPERM) code |= 4;
+    if (::setns(0, 0) == 0 || errno != EPERM) code |= 16;
+    if (::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) == 0 || errno != EPERM) code |= 32;
+    // A clone into a new namespace; one that slipped through would return
+    // 0 in a new process, which leaves at once.
+    const long cloned = ::syscall(SYS_clone, CLONE_NEWNS | SIGCHLD, 0, 0, 0, 0);
+    if (cloned == 0) ::_exit(0);
+    if (cloned > 0 || errno != EPERM) code |= 64;
+    // Ordinary work goes on: a file, a process.
+    const int fd = ::open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) code |= 128;
+    if (fd >= 0) ::close(fd);
+    const pid_t grandchild = ::fork();
+    if (grandchild == 0) ::_exit(7);
+    int status = 0;
+    if (grandchild < 0 || ::waitpid(grandchild, &status, 0) != grandchild ||
+        !WIFEXITED(status) || WEXITSTATUS(status) != 7) {
+      code |= 8;
+    }
+    ::_exit(code);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "the child ended by signal " << WTERMSIG(status);
+  const int code = WEXITSTATUS(status);
+  ASSERT_NE(code, 100) << "refuseAdministrationCalls failed to install its filter";
+  EXPECT_EQ(code & 1, 0) << "unshare(CLONE_NEWNS) was not refused with EPERM";
+  EXPECT_EQ(code & 2, 0) << "unshare(CLONE_NEWUSER) was not refused with EPERM";
+  EXPECT_EQ(code & 4, 0) << "mount or umount2 was not refused with EPERM";
+  EXPECT_EQ(code & 8, 0) << "a plain fork failed under the filter";
+  EXPECT_EQ(code & 16, 0) << "setns was not refused with EPERM";
+  EXPECT_EQ(code & 32, 0) << "ptrace was not refused with EPERM";
+  EXPECT_EQ(code & 64, 0) << "a clone into a new mount namespace was not refused with EPERM";
+  EXPECT_EQ(code & 128, 0) << "opening /proc/self/status failed under the filter";
 }
 
 }  // namespace

@@ -98,6 +98,30 @@ constexpr const char* kEnding[] = {"exit", "exit_group"};
 constexpr const char* kHostile[] = {"execve", "execveat", "fork", "vfork", "ptrace",
                                     "process_vm_writev", "process_vm_readv"};
 
+// ---------------------------------------------------------------------------
+// The deny-list of refuseAdministrationCalls(): what CAP_SYS_ADMIN (kept for
+// Nsight Compute, wbcore/sandbox.py) would otherwise let a process do to the
+// sandbox around it or to the machine. Mounts of every kind (a remount of a
+// read-only bind would make it writable), leaving or making namespaces
+// (clone's namespace flags have a rule of their own), kernel modules and
+// kernels, BPF programs, tracing and another process's memory, keys, swap,
+// the clocks and the host's names, the kernel log, accounting and quotas,
+// file handles (open_by_handle_at reaches files outside a bind), and the
+// performance events of the CPU. Nsight Compute needs none of them: it
+// reads the GPU's counters through the driver's device files.
+// ---------------------------------------------------------------------------
+constexpr const char* kAdministration[] = {
+    "mount",        "umount2",         "pivot_root",     "chroot",        "move_mount",
+    "open_tree",    "fsopen",          "fsmount",        "fsconfig",      "fspick",
+    "mount_setattr", "unshare",        "setns",          "init_module",   "finit_module",
+    "delete_module", "kexec_load",     "kexec_file_load", "bpf",          "ptrace",
+    "process_vm_writev", "process_vm_readv", "pidfd_getfd", "keyctl",     "add_key",
+    "request_key",  "swapon",          "swapoff",        "reboot",        "sethostname",
+    "setdomainname", "settimeofday",   "clock_settime",  "clock_adjtime", "adjtimex",
+    "syslog",       "acct",            "quotactl",       "quotactl_fd",   "name_to_handle_at",
+    "open_by_handle_at", "perf_event_open", "fanotify_init", "iopl",      "ioperm",
+    "vhangup",      "userfaultfd"};
+
 // ioctl requests that act on something outside the process: type into a
 // terminal (TIOCSTI, TIOCLINUX), make a terminal the console or the
 // controlling one, change its foreground process group or line discipline,
@@ -119,7 +143,7 @@ std::string errorText(const char* what, int rc) {
 
 class Filter {
  public:
-  Filter() : ctx_(seccomp_init(SCMP_ACT_ERRNO(EPERM))) {}
+  explicit Filter(uint32_t byDefault = SCMP_ACT_ERRNO(EPERM)) : ctx_(seccomp_init(byDefault)) {}
   ~Filter() {
     if (ctx_ != nullptr) seccomp_release(ctx_);
   }
@@ -156,6 +180,35 @@ class Filter {
 };
 
 }  // namespace
+
+std::string refuseAdministrationCalls() {
+  // Whatever runs next may not gain privileges through a set-user-ID program
+  // either; the capabilities it has stay as they are.
+  if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+    return errorText("prctl(PR_SET_NO_NEW_PRIVS)", errno);
+  }
+  Filter filter(SCMP_ACT_ALLOW);
+  if (filter.ctx() == nullptr) return "seccomp_init failed (out of memory?)";
+  filter.set(SCMP_FLTATR_CTL_TSYNC, 1, "seccomp_attr_set(SCMP_FLTATR_CTL_TSYNC)");
+  // Another architecture's numbering (int $0x80, x32) would name other calls.
+  filter.set(SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS,
+             "seccomp_attr_set(SCMP_FLTATR_ACT_BADARCH)");
+  filter.add(SCMP_ACT_ERRNO(EPERM), kAdministration);
+  // clone3 takes its flags in a structure the filter cannot read: ENOSYS, on
+  // which glibc falls back to clone, whose flags it can.
+  filter.add(SCMP_ACT_ERRNO(ENOSYS), "clone3", {});
+  // A clone with any flag that makes a new namespace.
+  for (const scmp_datum_t flag : {scmp_datum_t{CLONE_NEWNS}, scmp_datum_t{CLONE_NEWUSER},
+                                  scmp_datum_t{CLONE_NEWPID}, scmp_datum_t{CLONE_NEWNET},
+                                  scmp_datum_t{CLONE_NEWIPC}, scmp_datum_t{CLONE_NEWUTS},
+                                  scmp_datum_t{CLONE_NEWCGROUP}}) {
+    filter.add(SCMP_ACT_ERRNO(EPERM), "clone", {SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag)});
+  }
+  if (!filter.ok()) return "building the seccomp filter: " + filter.error();
+  const int rc = seccomp_load(filter.ctx());
+  if (rc != 0) return errorText("seccomp_load", rc);
+  return "";
+}
 
 void detachFromTestProcess(int keepFd) {
   // Killed with the test process, whatever ends it: nothing outlives a test.

@@ -56,4 +56,19 @@ void detachFromTestProcess(int keepFd);
  */
 std::string confineThisProcess(bool usesCuda);
 
+/**
+ * @brief Refuses, for the rest of the calling process's life and in every
+ *        process it starts, the system calls that administer the machine or
+ *        the sandbox around it: mounts, namespaces, kernel modules, BPF,
+ *        tracing, keys, clocks (confine.cpp lists them, with why), with EPERM;
+ *        every other call is allowed. Also sets no-new-privileges.
+ *
+ * The wall for a run that keeps CAP_SYS_ADMIN because Nsight Compute needs
+ * it (wbcore/sandbox.py): the capability then opens none of those calls.
+ * bin/wb_without_admin_calls installs it and runs a command.
+ *
+ * @return "" when the filter is in place, else why not.
+ */
+std::string refuseAdministrationCalls();
+
 }  // namespace wb
