@@ -245,6 +245,7 @@ def command(argv, *, read_only=(), writable=(), gpu=False, cwd=None, env=None, t
                 f"capability's other powers away is missing ({admin_guard or 'none given'}): "
                 "build the target wb_without_admin_calls")
         argv = [os.path.abspath(str(admin_guard)), *argv]
+        read_only = [*read_only, argv[0]]   # bound where it is, read-only
     return _sandbox_args(bwrap_path(), [str(p) for p in read_only], [str(p) for p in writable],
                          gpu, cwd, env, tmp, keep_admin) + argv
 

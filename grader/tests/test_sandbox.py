@@ -132,6 +132,30 @@ class SandboxTest(unittest.TestCase):
             # A run that drops every capability needs no guard.
             self.assertEqual(sandbox.command(["ctest"], gpu=True, admin_guard=None)[-1], "ctest")
 
+    @unittest.skipUnless(os.geteuid() == 0, "only root keeps CAP_SYS_ADMIN in the sandbox")
+    def test_the_capability_kept_for_the_profiler_remounts_nothing(self):
+        # As root, where the driver keeps the counters to administrators, a
+        # profiling run keeps CAP_SYS_ADMIN; under the guard it still cannot
+        # remount a read-only bind read-write and write the host's file.
+        guard = os.environ.get("WB_ADMIN_GUARD", str(ROOT / "build" / "bin" /
+                                                     "wb_without_admin_calls"))
+        if not os.access(guard, os.X_OK):
+            self.skipTest(f"{guard} is not built (cmake --build: target wb_without_admin_calls)")
+        params = self.tmp / "params"
+        params.write_text("RestrictProfilingToAdminUsers: 1\n")
+        view = self.tmp / "view"
+        view.mkdir()
+        (view / "kept.txt").write_text("original")
+        with mock.patch.object(sandbox, "NVIDIA_PARAMS", str(params)):
+            done = run(["sh", "-c", f"grep CapEff /proc/self/status; "
+                                    f"mount -o remount,bind,rw {view}; echo remount $?; "
+                                    f"echo changed > {view}/kept.txt"],
+                       read_only=[view], gpu=True, profiling=True, admin_guard=guard)
+        capabilities = int(done.stdout.split("CapEff:")[1].split()[0], 16)
+        self.assertTrue(capabilities & (1 << 21), "CAP_SYS_ADMIN was not kept: " + done.stdout)
+        self.assertIn("remount 32", done.stdout + done.stderr)   # mount's "failure" status
+        self.assertEqual((view / "kept.txt").read_text(), "original")
+
     def test_a_writable_folder_inside_a_read_only_one_stays_writable(self):
         inner = self.tmp / "build" / "Testing"
         inner.mkdir(parents=True)
