@@ -24,7 +24,9 @@ grading goes through `command()`, which wraps an argv in a bwrap sandbox:
     read-write. One exception: a run that profiles (profiling=True, the
     perf and profile tests) keeps CAP_SYS_ADMIN where the NVIDIA driver lets
     only administrators read the GPU's counters
-    (RestrictProfilingToAdminUsers: 1) and the grader runs as root, since
+    (RmProfilingAdminOnly: 1 in /proc/driver/nvidia/params, the driver's
+    default, set by NVreg_RestrictProfilingToAdminUsers) and the grader
+    runs as root, since
     Nsight Compute needs it there. That run's command then starts under
     bin/wb_without_admin_calls (tests/harness/tools), whose seccomp filter
     refuses, in it and everything it starts, what the capability would
@@ -146,15 +148,22 @@ def _gpu_devices():
     return [f"/dev/{n}" for n in names if n.startswith(GPU_DEVICE_PREFIX)]
 
 
+# The names under which /proc/driver/nvidia/params shows the driver's
+# "profiling by administrators only" setting: RmProfilingAdminOnly (the
+# driver 580 on an H100 shows this one; the module option that sets it is
+# NVreg_RestrictProfilingToAdminUsers, which older documents use for both).
+PROFILING_ADMIN_KEYS = ("RmProfilingAdminOnly", "RestrictProfilingToAdminUsers")
+
+
 def profiling_needs_admin(params=None):
     """Whether the NVIDIA driver lets only administrators read the GPU's
-    performance counters (its RestrictProfilingToAdminUsers parameter is 1);
+    performance counters (PROFILING_ADMIN_KEYS: 1 in its parameters);
     False where the file is missing or unreadable (no NVIDIA driver)."""
     try:
         with open(params or NVIDIA_PARAMS, encoding="utf-8", errors="replace") as handle:
             for line in handle:
                 key, _, value = line.partition(":")
-                if key.strip() == "RestrictProfilingToAdminUsers":
+                if key.strip() in PROFILING_ADMIN_KEYS:
                     return value.strip() == "1"
     except OSError:
         pass

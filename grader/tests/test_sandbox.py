@@ -100,15 +100,20 @@ class SandboxTest(unittest.TestCase):
         params = self.tmp / "params"
         bwrap = "/usr/bin/bwrap"
         as_root = mock.patch("os.geteuid", return_value=0)
-        for restricted, gpu, profiling, kept in ((1, True, True, True), (1, True, False, False),
-                                                 (1, False, True, False), (0, True, True, False)):
-            params.write_text(f"ResmanDebugLevel: 4294967295\n"
-                              f"RestrictProfilingToAdminUsers: {restricted}\n")
+        # The driver 580 shows the setting as RmProfilingAdminOnly (H100);
+        # older documents name it after its module option.
+        cases = [(key, 1, True, True, True) for key in ("RmProfilingAdminOnly",
+                                                        "RestrictProfilingToAdminUsers")]
+        cases += [("RmProfilingAdminOnly", 1, True, False, False),
+                  ("RmProfilingAdminOnly", 1, False, True, False),
+                  ("RmProfilingAdminOnly", 0, True, True, False)]
+        for key, restricted, gpu, profiling, kept in cases:
+            params.write_text(f"ResmanDebugLevel: 4294967295\n{key}: {restricted}\n")
             with mock.patch.object(sandbox, "NVIDIA_PARAMS", str(params)), as_root:
                 keep = sandbox.keeps_admin(gpu, profiling)
                 args = sandbox._sandbox_args(bwrap, (), (), gpu, None, {}, True, keep)
             self.assertIn("--cap-drop", args)
-            self.assertEqual("CAP_SYS_ADMIN" in args, kept, (restricted, gpu, profiling))
+            self.assertEqual("CAP_SYS_ADMIN" in args, kept, (key, restricted, gpu, profiling))
         self.assertFalse(sandbox.profiling_needs_admin(str(self.tmp / "missing")))
 
     def test_a_run_that_keeps_the_capability_starts_under_the_guard(self):
@@ -116,7 +121,7 @@ class SandboxTest(unittest.TestCase):
         # that refuses mounts and namespaces (wb_without_admin_calls); with
         # no launcher given or found it does not run at all.
         params = self.tmp / "params"
-        params.write_text("RestrictProfilingToAdminUsers: 1\n")
+        params.write_text("RmProfilingAdminOnly: 1\n")
         guard = self.tmp / "wb_without_admin_calls"
         guard.write_text("#!/bin/sh\nexec \"$@\"\n")
         guard.chmod(0o755)
@@ -142,7 +147,7 @@ class SandboxTest(unittest.TestCase):
         if not os.access(guard, os.X_OK):
             self.skipTest(f"{guard} is not built (cmake --build: target wb_without_admin_calls)")
         params = self.tmp / "params"
-        params.write_text("RestrictProfilingToAdminUsers: 1\n")
+        params.write_text("RmProfilingAdminOnly: 1\n")
         view = self.tmp / "view"
         view.mkdir()
         (view / "kept.txt").write_text("original")
