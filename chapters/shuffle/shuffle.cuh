@@ -97,6 +97,11 @@ __global__ void shflWrapPlus(const int* in, int* out, int width, int offset);
 /// the same sum in both lanes of each pair (5.6.2.5; the book's end-of-chapter
 /// exercise 12).
 __global__ void shflXorPlus(const int* in, int* out, int width, int laneMask);
+/// One shuffle of shflXorArray's arrays: every lane's last element
+/// (kArrayLength - 1) becomes element 0 of lane `lane ^ laneMask`
+/// (1 <= laneMask < width); its other elements stay as they were (5.6.2.6;
+/// the book's end-of-chapter exercise 13).
+__global__ void shflXorFirstToLast(const int* in, int* out, int width, int laneMask);
 /// shflWrap on doubles: every lane takes the double @p offset positions
 /// further in its segment, counted modulo width (-width < offset < width).
 /// Thread g reads `in[g]` and writes `out[g]`; the double's 64 bits arrive
@@ -148,6 +153,7 @@ inline const std::vector<ExchangeKernel>& exchangeKernels() {
       {"shflDouble", E::WrapDouble, "(double const*, double*, int, int)", "5.6.2.4"},
       {"shflWrapPlus", E::WrapPlus, "(int const*, int*, int, int)", "5.6.2.4"},
       {"shflXorPlus", E::XorPlus, "(int const*, int*, int, int)", "5.6.2.5"},
+      {"shflXorFirstToLast", E::XorFirstToLast, "(int const*, int*, int, int)", "5.6.2.6"},
   };
   return all;
 }

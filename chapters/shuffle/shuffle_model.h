@@ -115,7 +115,8 @@ enum class Exchange {
   Swap,       ///< shflSwap: two given lanes of each segment swap one element each
   WrapDouble, ///< shflDouble: shflWrap's shift with wrap-around, on one double per thread
   WrapPlus,   ///< shflWrapPlus: own value plus the one shflWrap receives
-  XorPlus     ///< shflXorPlus: own value plus the butterfly partner's
+  XorPlus,    ///< shflXorPlus: own value plus the butterfly partner's
+  XorFirstToLast  ///< shflXorFirstToLast: element 0 of the partner into the last element
 };
 
 /// True for the exchanges whose lanes add what they receive to their own
@@ -125,7 +126,9 @@ constexpr bool addsOwnValue(Exchange e) {
 }
 
 /// True for the exchanges whose threads hold kArrayLength ints, not one.
-constexpr bool holdsArray(Exchange e) { return e == Exchange::XorArray || e == Exchange::Swap; }
+constexpr bool holdsArray(Exchange e) {
+  return e == Exchange::XorArray || e == Exchange::Swap || e == Exchange::XorFirstToLast;
+}
 
 /// Ints each thread reads from `in` and writes to `out` under @p e (a double
 /// counts as its two 32-bit words).
@@ -171,6 +174,7 @@ constexpr bool isValidArgs(Exchange e, const ExchangeArgs& a) {
     case Exchange::Xor:
     case Exchange::XorArray:
     case Exchange::XorPlus:
+    case Exchange::XorFirstToLast:
       return a.lane >= 1 && a.lane < a.width;
     case Exchange::Swap:
       return a.lane >= 0 && a.lane < a.width && a.secondLane >= 0 && a.secondLane < a.width &&
@@ -210,6 +214,11 @@ constexpr ElementSource elementSource(Exchange e, const ExchangeArgs& a, int lan
     case Exchange::Xor:
     case Exchange::XorArray:
       return {xorSource(lane, a.lane, a.width), index};
+    case Exchange::XorFirstToLast:
+      // One shuffle: the partner's element 0 lands in the last element;
+      // every other element stays with its own lane.
+      return index == kArrayLength - 1 ? ElementSource{xorSource(lane, a.lane, a.width), 0}
+                                       : ElementSource{lane, index};
     case Exchange::Swap: {
       const int base = segmentStart(lane, a.width);
       const int position = lane % a.width;
@@ -279,6 +288,7 @@ inline std::vector<ExchangeArgs> testArgs(Exchange e, int width) {
     case Exchange::Xor:
     case Exchange::XorArray:
     case Exchange::XorPlus:
+    case Exchange::XorFirstToLast:
       for (int mask = 1; mask < width; mask *= 2) add({width, mask});
       add({width, width - 1});
       if (width >= 8) add({width, 5});  // two bits, not neighbours

@@ -463,7 +463,7 @@ TEST(HostConfinedChild, ACudaChildIsConfinedToo) {
 // allows, a process there may not mount, make or enter a namespace, or trace
 // another process; its ordinary calls still work. Run as root (CI, the
 // grader) the refused calls would otherwise succeed: `unshare -m` does.
-TEST(AdministrationCalls, AreRefusedWhateverTheCapabilities) {
+TEST(HostAdministrationCalls, AreRefusedWhateverTheCapabilities) {
   const pid_t child = ::fork();
   ASSERT_GE(child, 0) << std::strerror(errno);
   if (child == 0) {

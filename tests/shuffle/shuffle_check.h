@@ -34,7 +34,8 @@ inline std::string describeArgs(const ExchangeKernel& k, const ExchangeArgs& a) 
     case Exchange::WrapPlus: first = "offset"; break;
     case Exchange::Xor:
     case Exchange::XorArray:
-    case Exchange::XorPlus: first = "laneMask"; break;
+    case Exchange::XorPlus:
+    case Exchange::XorFirstToLast: first = "laneMask"; break;
     case Exchange::Swap: first = "firstLane"; break;
   }
   std::string s = "width " + std::to_string(a.width) + ", " + first + " " + std::to_string(a.lane);

@@ -20,7 +20,8 @@ namespace {
 constexpr Exchange kAllExchanges[] = {Exchange::Broadcast, Exchange::Up,  Exchange::Down,
                                       Exchange::Wrap,      Exchange::Xor, Exchange::XorArray,
                                       Exchange::Swap,      Exchange::WrapDouble,
-                                      Exchange::WrapPlus,  Exchange::XorPlus};
+                                      Exchange::WrapPlus,  Exchange::XorPlus,
+                                      Exchange::XorFirstToLast};
 
 TEST(HostShuffleModel, WidthsArePowersOfTwoUpToAWarp) {
   for (int w : kWidths) EXPECT_TRUE(isValidWidth(w)) << w;
@@ -207,6 +208,20 @@ TEST(HostShuffleModel, ThePlusExchangesAddTheReceivedValue) {
   const std::vector<int> xorPlus = expectedOutput(Exchange::XorPlus, {32, 1}, input, kWarpSize);
   EXPECT_EQ(xorPlus[0], 1000 + 1001);
   EXPECT_EQ(xorPlus[1], 1000 + 1001);
+}
+
+// The book's end-of-chapter exercise 13 (its answer's output, width 16,
+// laneMask 1): `value[3] = shfl_xor(value[0])` changes only the last
+// element of each lane, to its partner's first.
+TEST(HostShuffleModel, FirstToLastMovesOneElementPerLane) {
+  std::vector<int> input(static_cast<std::size_t>(kWarpSize) * kArrayLength);
+  std::iota(input.begin(), input.end(), 0);
+  const std::vector<int> out =
+      expectedOutput(Exchange::XorFirstToLast, {16, 1}, input, kWarpSize);
+  const std::vector<int> lanes01 = {0, 1, 2, 4, 4, 5, 6, 0};
+  EXPECT_EQ(std::vector<int>(out.begin(), out.begin() + 8), lanes01);
+  const std::vector<int> lanes23 = {8, 9, 10, 12, 12, 13, 14, 8};
+  EXPECT_EQ(std::vector<int>(out.begin() + 8, out.begin() + 16), lanes23);
 }
 
 TEST(HostShuffleModel, ExpectedOutputOfAWholeWarp) {
