@@ -148,6 +148,10 @@ def _gpu_devices():
     return [f"/dev/{n}" for n in names if n.startswith(GPU_DEVICE_PREFIX)]
 
 
+# The parts of /proc that change the machine rather than show a process:
+# bound read-only over the sandbox's own /proc.
+PROC_READ_ONLY = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus")
+
 # The names under which /proc/driver/nvidia/params shows the driver's
 # "profiling by administrators only" setting: RmProfilingAdminOnly (the
 # driver 580 on an H100 shows this one; the module option that sets it is
@@ -189,6 +193,12 @@ def _sandbox_args(bwrap, read_only, writable, gpu, cwd, env, tmp, keep_admin=Fal
     for path in SYSTEM_FOLDERS + ETC_FILES:
         args += ["--ro-bind-try", path, path]
     args += ["--proc", "/proc", "--dev", "/dev"]
+    # The new /proc still holds the machine's kernel settings, and the
+    # sandbox's root is the machine's root when the grader runs as root:
+    # without these, a process inside could set kernel.core_pattern (a
+    # program the kernel runs as root outside) with no capability at all.
+    for path in PROC_READ_ONLY:
+        args += ["--ro-bind-try", path, path]
     if gpu:
         for device in _gpu_devices():
             args += ["--dev-bind", device, device]

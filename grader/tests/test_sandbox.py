@@ -161,6 +161,17 @@ class SandboxTest(unittest.TestCase):
         self.assertIn("remount 32", done.stdout + done.stderr)   # mount's "failure" status
         self.assertEqual((view / "kept.txt").read_text(), "original")
 
+    def test_kernel_settings_are_read_only(self):
+        # As root, the sandbox's root is the machine's: /proc/sys would
+        # otherwise take a new kernel.core_pattern with no capability. The
+        # value written back is the one read, so nothing changes where the
+        # write gets through.
+        done = run(["sh", "-c", "v=$(cat /proc/sys/kernel/printk_ratelimit_burst); "
+                                "echo \"$v\" > /proc/sys/kernel/printk_ratelimit_burst "
+                                "&& echo written || echo refused"])
+        self.assertIn("refused", done.stdout, done.stderr)
+        self.assertNotIn("written", done.stdout)
+
     def test_a_writable_folder_inside_a_read_only_one_stays_writable(self):
         inner = self.tmp / "build" / "Testing"
         inner.mkdir(parents=True)
