@@ -441,6 +441,7 @@ CLASSES_ZH = {
     "LDG": "全局内存加载（LDG），任何通路",
     "LDG.RO": "经只读缓存的全局加载（LDG .CONSTANT 或 .NC，__ldg）",
     "LDG.PLAIN": "不走只读通路的全局加载",
+    "LDG.VEC": "向量全局加载（LDG .64 或 .128: 一个线程读 8 或 16 个相邻字节）",
     "STG": "全局内存存储（STG）",
     "ATOMG": "全局内存原子操作或归约（ATOMG、ATOM、RED）",
     "CONST": "对 __constant__ 存储区的读取（c[0x3] 的操作数或 LDC）",

@@ -6,7 +6,7 @@ points but not these.
 Each kernel exercise's entry in workbook.toml may list its method facts,
 one string each, in this vocabulary (CLASS is a key of
 wbcore.sass.CLASSES: SHFL, SHFL.DOWN, SHFL.BFLY, LDS, STS, ATOMS, REDUX,
-BAR, LDG, LDG.RO, LDG.PLAIN, STG, ATOMG, CONST, LOCAL, FIMM):
+BAR, LDG, LDG.RO, LDG.PLAIN, LDG.VEC, STG, ATOMG, CONST, LOCAL, FIMM):
 
   "needs CLASS"          at least one instruction of the class
   "needs N CLASS"        at least N

@@ -315,6 +315,7 @@ CLASSES = {
     "LDG": "a global-memory load (LDG), on any path",
     "LDG.RO": "a global load through the read-only cache (LDG .CONSTANT or .NC, __ldg)",
     "LDG.PLAIN": "a global load that is not on the read-only path",
+    "LDG.VEC": "a vector global load (LDG .64 or .128: one thread reads 8 or 16 neighbouring bytes)",
     "STG": "a global-memory store (STG)",
     "ATOMG": "a global-memory atomic or reduction (ATOMG, ATOM, RED)",
     "CONST": "a read of the __constant__ bank (an operand or LDC of c[0x3])",
@@ -361,6 +362,8 @@ def classes(instr):
     elif base == "LDG":
         found.add("LDG")
         found.add("LDG.RO" if ("CONSTANT" in mods or "NC" in mods) else "LDG.PLAIN")
+        if "64" in mods or "128" in mods:
+            found.add("LDG.VEC")
     elif base == "LDGSTS":
         # An asynchronous copy from global to shared memory (sm_80+).
         found.update(("LDG", "LDG.PLAIN", "STS"))

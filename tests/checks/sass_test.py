@@ -110,7 +110,11 @@ class Classes(unittest.TestCase):
             "/*0010*/ @!P0 SHFL.IDX PT, R3, R2, R5, R6 ;": {"SHFL"},
             "/*0010*/ SHFL.UP P0, R3, R2, 0x1, RZ ;": {"SHFL"},
             "/*0010*/ BAR.ARV 0x1, 0x40 ;": set(),
-            "/*0010*/ LDG.E.128.CONSTANT R4, desc[UR4][R2.64] ;": {"LDG", "LDG.RO"},
+            "/*0010*/ LDG.E.128.CONSTANT R4, desc[UR4][R2.64] ;": {"LDG", "LDG.RO", "LDG.VEC"},
+            # A vector load by its width in the opcode; the address's .64
+            # is an operand, not the width.
+            "/*0010*/ LDG.E.64 R4, desc[UR4][R2.64] ;": {"LDG", "LDG.PLAIN", "LDG.VEC"},
+            "/*0010*/ LDG.E R4, desc[UR4][R2.64] ;": {"LDG", "LDG.PLAIN"},
             "/*0010*/ LDG.E.STRONG.GPU R4, desc[UR4][R2.64] ;": {"LDG", "LDG.PLAIN"},
             "/*0010*/ @!P0 LDS.U.128 R4, [R2] ;": {"LDS"},
             "/*0010*/ LDGSTS.E [R1], desc[UR4][R2.64] ;": {"LDG", "LDG.PLAIN", "STS"},

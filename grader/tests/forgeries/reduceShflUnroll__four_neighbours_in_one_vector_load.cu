@@ -1,13 +1,11 @@
 // forgery: the kept mutant reduceShflUnroll__each_thread_reads_four_neighbours (each thread adds the four consecutive elements 4t..4t+3 instead of four elements a block apart; killed at 25% global-load efficiency) with its four scalar loads made one 16-byte load (int4). smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct measures bytes used per sector fetched, which a vector load of consecutive 16-byte chunks fills completely (~99% on the runner's launch: 15 full warps at 100%, the ragged last warp a little less), so the counter no longer tells the book's unrolling (5.3.2: the lanes of a warp read consecutive words, an element's neighbours a block apart) from a thread reading its own run of neighbours. Global loads: 1 per warp plus the tail's, under the reference's 4 per warp.
 // exercise: shuffle/reduceShflUnroll
 // base: solutions
-// expect: same-as base
-// Arguably not a cheat: vector loads are a sound way to read coalesced, just not the book's
-// unrolling, which the message of the efficiency check claims to enforce. Should earn at 840951c:
-// every point of the exercise. Alignment holds for every buffer of the tests: cudaMalloc's base
-// plus a 4096-int guard (tests/harness/include/wb/buffer.h), and first is a multiple of 4.
-// The same works for reduceSmemUnroll and reduceSmemUnrollDyn. Evidence: method_counters
-// "global-load efficiency 99%".
+// expect: zero method and below base
+// Not the book's unrolling, which the exercise teaches: since the method fact "no LDG.VEC"
+// (workbook.toml), the machine code's LDG.E.128 costs it the method point, and nothing else.
+// The same fact holds reduceSmemUnroll and reduceSmemUnrollDyn (mutant
+// reduction/reduceSmemUnroll__four_neighbours_in_one_vector_load).
 #include "shuffle/shuffle.cuh"
 
 namespace wb::shuffle {
