@@ -2,10 +2,9 @@
 // exercise: reduction/reduceNeighboredSmem
 // base: solutions
 // expect: zero method
-// Should earn at 840951c on a GPU: everything the reference earns, method 1 included (static facts
-// STS, LDS, BAR, one STG, no ATOMG hold; method_counters passes). Evidence: the method_counters
-// test's lines "global-load efficiency ~100%" and "warp instructions executed X, the
-// reference's Y" with X < Y, and no active-threads line at all.
+// Since reduceNeighboredSmem is held to the same bound as the trees (24 active threads per
+// warp instruction; the reference measures 31.4 on an H100, this kernel 14.4), its
+// method_counters test fails and the method point is lost; its correctness stands.
 #include "reduction/reduction.cuh"
 
 namespace wb::reduction {
