@@ -260,6 +260,7 @@ const char* exchangeKernel(shuffle::Exchange e) {
     case shuffle::Exchange::WrapDouble: return "shflDouble";
     case shuffle::Exchange::WrapPlus: return "shflWrapPlus";
     case shuffle::Exchange::XorPlus: return "shflXorPlus";
+    case shuffle::Exchange::XorFirstToLast: return "shflXorFirstToLast";
   }
   return "";
 }
@@ -276,6 +277,7 @@ const char* exchangeFile(shuffle::Exchange e) {
     case shuffle::Exchange::WrapDouble: return "shuffle_double.svg";
     case shuffle::Exchange::WrapPlus: return "shuffle_wrap_plus.svg";
     case shuffle::Exchange::XorPlus: return "shuffle_xor_plus.svg";
+    case shuffle::Exchange::XorFirstToLast: return "shuffle_xor_first_to_last.svg";
   }
   return "";
 }
@@ -292,6 +294,8 @@ const char* exchangeCall(shuffle::Exchange e) {
     case shuffle::Exchange::WrapDouble: return "__shfl_sync(mask, d, lane + offset, width) on doubles";
     case shuffle::Exchange::WrapPlus: return "v + __shfl_sync(mask, v, lane + offset, width)";
     case shuffle::Exchange::XorPlus: return "v + __shfl_xor_sync(mask, v, laneMask, width)";
+    case shuffle::Exchange::XorFirstToLast:
+      return "v[3] = __shfl_xor_sync(mask, v[0], laneMask, width)";
   }
   return "";
 }
@@ -308,7 +312,8 @@ std::string argsText(shuffle::Exchange e, const shuffle::ExchangeArgs& a) {
     case shuffle::Exchange::WrapPlus: return w + "offset " + std::to_string(a.lane);
     case shuffle::Exchange::Xor:
     case shuffle::Exchange::XorArray:
-    case shuffle::Exchange::XorPlus: return w + "laneMask " + std::to_string(a.lane);
+    case shuffle::Exchange::XorPlus:
+    case shuffle::Exchange::XorFirstToLast: return w + "laneMask " + std::to_string(a.lane);
     case shuffle::Exchange::Swap:
       return w + "firstLane " + std::to_string(a.lane) + ", secondLane " +
              std::to_string(a.secondLane) + ", firstIdx " + std::to_string(a.firstIdx) +
