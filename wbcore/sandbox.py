@@ -26,8 +26,8 @@ grading goes through `command()`, which wraps an argv in a bwrap sandbox:
     only administrators read the GPU's counters
     (RmProfilingAdminOnly: 1 in /proc/driver/nvidia/params, the driver's
     default, set by NVreg_RestrictProfilingToAdminUsers) and the grader
-    runs as root, since
-    Nsight Compute needs it there. That run's command then starts under
+    runs as root, since Nsight Compute needs it there. That run's command
+    then starts under
     bin/wb_without_admin_calls (tests/harness/tools), whose seccomp filter
     refuses, in it and everything it starts, what the capability would
     allow: mounts, namespaces, kernel modules, BPF, tracing (wb/confine.h).

@@ -259,7 +259,7 @@ std::string confineThisProcess(bool usesCuda) {
   // shell's limits) could recurse through gigabytes. At most 8 MiB, the
   // usual default.
   rlimit stack{};
-  ::getrlimit(RLIMIT_STACK, &stack);
+  if (::getrlimit(RLIMIT_STACK, &stack) != 0) return errorText("getrlimit(RLIMIT_STACK)", errno);
   const rlim_t stackMost = rlim_t{8} << 20;
   if (stack.rlim_cur == RLIM_INFINITY || stack.rlim_cur > stackMost) stack.rlim_cur = stackMost;
   stack.rlim_max = stack.rlim_cur;
