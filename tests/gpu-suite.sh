@@ -36,7 +36,7 @@ options:
                     result cache in DIR, so that a run stopped part way (the
                     14 GPU forgeries took about 2,900 s on one H100) resumes
                     where it stopped when run again with the same DIR
-  --book DIR        book: the book's examples folder
+  --book DIR        book: the book's code repository (examples/, solutions/)
   --class-size N    democlass: made-up students (30)
   --time-limit S    democlass: stop grading after S seconds (resume later)
   --debs DIR        a machine that cannot install packages: unpack the .deb
@@ -64,8 +64,9 @@ stages:
              failure must be recognised from the harness's own notes
              (tests/checks/contention_check.py), and all pass once it is free
   forgeries  the forgery submissions graded with the GPU checks; slow
-  book       the book's reduceInteger timed under Nsight Compute beside the
-             workbook's reduction kernels (bench/book_compare.py)
+  book       the book's reduceInteger and its exercise 9's stencil program
+             timed under Nsight Compute beside the workbook's kernels
+             (bench/book_compare.py)
   coldperf   the perf label as CTest runs it, --cold-runs times, each after
              the GPU has been idle for --idle seconds
   democlass  grades grader/demo_class.py's class (--class-size students, a
@@ -255,9 +256,12 @@ if wants forgeries; then
 fi
 if wants book; then
   t=$(date +%s)
-  python3 "$ROOT/bench/book_compare.py" --book "${BOOK:?the book stage needs --book DIR}" \
-    --bench "$BUILD/bin/wb_bench" --out "$LOG/book" >"$LOG/book.log" 2>&1
-  note "book: exit $? in $(( $(date +%s) - t )) s"
+  for program in reduction stencil; do
+    python3 "$ROOT/bench/book_compare.py" --book "${BOOK:?the book stage needs --book DIR}" \
+      --program "$program" --bench "$BUILD/bin/wb_bench" --out "$LOG/book" \
+      >"$LOG/book-$program.log" 2>&1
+    note "book $program: exit $? in $(( $(date +%s) - t )) s"
+  done
   "$BUILD/bin/wb_bench" --section reduction --size 16777216 \
     --csv "$LOG/bench-reduction.csv" >"$LOG/bench-reduction.log" 2>&1
   note "bench-reduction: exit $?"
@@ -324,7 +328,7 @@ fi
   [ -f "$LOG/perf.log" ] && grep -hE "^[0-9]+: (transpose|best|copy|reduce)[^|]*GB/s" "$LOG/perf.log" | head -20
   cat "$LOG/perf-repeat.log" 2>/dev/null
   [ -f "$LOG/forgeries.log" ] && grep -E "^(FAIL|forgeries|1-|9-)" "$LOG/forgeries.log" | tail -40
-  [ -f "$LOG/book.log" ] && cat "$LOG/book.log"
+  cat "$LOG"/book-*.log 2>/dev/null
   [ -f "$LOG/democlass.log" ] && grep -E "^\[[0-9]+/[0-9]+\]|^graded|class report|similarity" \
     "$LOG/democlass.log" | tail -40
   [ -f "$LOG/bench-reduction.log" ] && grep -v "^\[" "$LOG/bench-reduction.log" | tail -n 30
