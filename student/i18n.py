@@ -447,6 +447,8 @@ CLASSES_ZH = {
     "CONST": "对 __constant__ 存储区的读取（c[0x3] 的操作数或 LDC）",
     "LOCAL": "本地内存访问（LDL、STL）: 编译器没能放在寄存器里的数组",
     "FIMM": "带字面常数操作数（立即数）的浮点乘法或加法",
+    "GENERIC": "通过通用地址的加载或存储（LD、ST）: 编译器无法判断它访问的是全局内存还是共享内存",
+    "VOTE": "线程束投票（VOTE、MATCH: __ballot_sync、__all_sync、__any_sync、__match_*_sync）",
 }
 
 

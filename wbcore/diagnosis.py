@@ -98,7 +98,7 @@ def method_facts(exercise):
     """The texts of an exercise's method facts ("needs SHFL"), as the
     method check names them."""
     from wbcore import method as wbmethod
-    return [f.text for f in wbmethod.parse_facts(list(exercise.method))]
+    return [f.text for f in wbmethod.exercise_facts(list(exercise.method))]
 
 
 def method_verdicts(output, exercise):

@@ -6,7 +6,8 @@ points but not these.
 Each kernel exercise's entry in workbook.toml may list its method facts,
 one string each, in this vocabulary (CLASS is a key of
 wbcore.sass.CLASSES: SHFL, SHFL.DOWN, SHFL.BFLY, LDS, STS, ATOMS, REDUX,
-BAR, LDG, LDG.RO, LDG.PLAIN, LDG.VEC, STG, ATOMG, CONST, LOCAL, FIMM):
+BAR, LDG, LDG.RO, LDG.PLAIN, LDG.VEC, STG, ATOMG, CONST, LOCAL, FIMM,
+GENERIC, VOTE):
 
   "needs CLASS"          at least one instruction of the class
   "needs N CLASS"        at least N
@@ -16,6 +17,13 @@ BAR, LDG, LDG.RO, LDG.PLAIN, LDG.VEC, STG, ATOMG, CONST, LOCAL, FIMM):
 optionally followed by ": why", said when the fact fails. Every kernel
 the module defines (both tile shapes of a layout exercise) must meet
 every fact, on every architecture the module holds code for.
+
+Every kernel exercise also meets the facts of EVERY_KERNEL, unless its own
+list bounds the same class the same way: a load or store through a generic
+address is invisible to the classes of global and shared memory, so a
+kernel could hide the loads a fact forbids behind one (a pointer passed
+through a shuffle or an asm statement compiles to LD/ST). No reference
+kernel needs one.
 """
 import dataclasses
 import re
@@ -26,6 +34,10 @@ from wbcore import sass
 _FACT_RE = re.compile(r"^(needs|no|at most)\s+(?:(\d+)\s+)?([A-Z][A-Z.]*)\s*(?::\s*(.+))?$")
 # Source lines named per failing fact, at most.
 LINES_SHOWN = 4
+
+
+EVERY_KERNEL = ["no GENERIC: every load and store must name its memory (global, shared, "
+                "constant); a generic LD or ST hides which one it reaches from these checks"]
 
 
 class FactError(ValueError):
@@ -88,6 +100,19 @@ def parse_facts(texts):
             raise FactError(f"'{f.text}': the list bounds {f.cls} "
                             f"{'from below' if key[1] else 'from above'} twice")
         seen.add(key)
+    return facts
+
+
+def exercise_facts(texts):
+    """The Facts an exercise's kernels are held to: its own `method` list
+    (parse_facts) and each fact of EVERY_KERNEL whose class and direction
+    the list does not bound itself."""
+    facts = parse_facts(texts)
+    bounded = {(f.cls, f.rule == "needs") for f in facts}
+    for text in EVERY_KERNEL:
+        fact = parse_fact(text)
+        if (fact.cls, fact.rule == "needs") not in bounded:
+            facts.append(fact)
     return facts
 
 

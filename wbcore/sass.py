@@ -321,6 +321,9 @@ CLASSES = {
     "CONST": "a read of the __constant__ bank (an operand or LDC of c[0x3])",
     "LOCAL": "a local-memory access (LDL, STL): an array the compiler did not keep in registers",
     "FIMM": "a floating-point multiply or add with a literal operand (an immediate)",
+    "GENERIC": "a load or store through a generic address (LD, ST): the compiler could not "
+               "tell whether it reaches global or shared memory",
+    "VOTE": "a warp vote (VOTE, MATCH: __ballot_sync, __all_sync, __any_sync, __match_*_sync)",
 }
 # The constant bank that holds __constant__ variables (bank 0 holds the
 # kernel's parameters and the launch's sizes, bank 2 or 4 the compiler's own
@@ -373,6 +376,12 @@ def classes(instr):
         found.add("ATOMG")
     elif base in ("LDL", "STL"):
         found.add("LOCAL")
+    elif base in ("LD", "ST"):
+        # A generic access: its address space is decided at run time, so the
+        # classes above (LDG, LDS, STS, ...) cannot see what it reaches.
+        found.add("GENERIC")
+    elif base in ("VOTE", "VOTEU", "MATCH"):
+        found.add("VOTE")
     if USER_CONSTANT_BANK in constant_banks(instr):
         found.add("CONST")
     if base in _FLOAT_ARITHMETIC and any(

@@ -98,6 +98,51 @@ __global__ void setColReadRowDyn(int* out);
 __global__ void setColReadRowPad(int* out);
 }  // namespace rect
 
+/**
+ * @brief The bank that holds the 4-byte word [@p row][@p col] of a shared
+ *        tile whose rows start @p rowPitch words apart (book section 5.2.1.4;
+ *        the book's end-of-chapter exercise 1, exercise bankOfElement).
+ *        Shared memory has 32 banks, each 4 bytes wide, on every GPU of
+ *        compute capability 7.5 and newer: word w of the tile lies in bank
+ *        w mod 32, and element [row][col] is word `row * rowPitch + col`.
+ * @param row      the tile's row, 0 or more (any int: the product with
+ *                 @p rowPitch may exceed an int)
+ * @param col      the word in that row, 0 <= col < rowPitch
+ * @param rowPitch words from the start of one row to the next: 32 for
+ *                 `int tile[32][32]`, 33 for the padded `int tile[32][33]`
+ * @return the bank, 0 to 31
+ * @throws std::invalid_argument when @p row or @p col is negative, when
+ *         @p rowPitch is below 1 or when @p col is not below @p rowPitch;
+ *         the message names the argument and says why
+ */
+int bankOfElement(int row, int col, int rowPitch);
+
+/**
+ * @brief Shared-memory wavefronts the first warp of a block needs for one
+ *        read of a tile of ints, row by row or down the columns (book
+ *        section 5.2.1.2; the book's end-of-chapter exercise 5, a 16 x 16
+ *        tile instead of 32 x 32, exercise columnReadWavefronts).
+ *
+ * The block is @p tileSide x @p tileSide threads, threadIdx.x fastest, and
+ * its first warp is the threads of linear index `tx + ty * tileSide` from 0
+ * to 31 (all of them when the block has fewer than 32). Each thread reads
+ * one int of a tile whose rows start @p rowPitch ints apart: `tile[ty][tx]`
+ * when @p readColumn is false, `tile[tx][ty]` when it is true. The 32 banks
+ * are 4 bytes wide (word w in bank w mod 32) and deliver one word each per
+ * wavefront; lanes that read the same word share it. What Nsight Compute
+ * reports as shared-memory wavefronts per request is the largest number of
+ * distinct words any one bank must deliver: 1 without a bank conflict, 32
+ * for the 32 x 32 tile's column read.
+ * @param tileSide   threads per block in x and in y, 1 to 32
+ * @param rowPitch   ints from the start of one tile row to the next, at
+ *                   least @p tileSide (tileSide + 1 for a padded tile)
+ * @param readColumn true: `tile[tx][ty]`; false: `tile[ty][tx]`
+ * @return the wavefronts of the first warp's request, 1 to 32
+ * @throws std::invalid_argument when @p tileSide is not from 1 to 32 or
+ *         @p rowPitch is below it; the message names the argument and says why
+ */
+int sharedWavefrontsPerRequest(int tileSide, int rowPitch, bool readColumn);
+
 /// One layout kernel and everything a test, a profiler run or a diagram
 /// needs to know about it.
 struct LayoutKernel {

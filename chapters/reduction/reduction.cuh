@@ -77,11 +77,16 @@ __global__ void reduceSmemUnrollDyn(int* g_idata, int* g_odata, unsigned int n);
 double effectiveBandwidthGBs(std::size_t bytesRead, std::size_t bytesWritten,
                              double milliseconds);
 
+/// Warps in a block of kReduceBlock threads.
+inline constexpr int kReduceWarps = kReduceBlock / 32;
+
 /// Where a kernel keeps the block's partial sums.
 enum class SharedArray {
-  None,    ///< in global memory, in place in the input
-  Static,  ///< `__shared__ int smem[kReduceBlock]`
-  Dynamic  ///< `extern __shared__ int smem[]`, sized at launch
+  None,     ///< in global memory, in place in the input
+  Static,   ///< `__shared__ int smem[kReduceBlock]`
+  Dynamic,  ///< `extern __shared__ int smem[]`, sized at launch
+  WarpSums  ///< `__shared__ int smem[kReduceWarps]`, one sum per warp: the
+            ///< shuffle reductions of section 5.6 (chapters/shuffle/shuffle.cuh)
 };
 
 /// The parameters every reduction kernel has, as the C++ demangler writes them.
@@ -112,7 +117,13 @@ struct ReduceKernel {
   unsigned int blocks(unsigned int n) const { return blocksFor(n, unroll); }
   /// Static shared memory the kernel must declare, in bytes.
   std::size_t staticSmemBytes() const {
-    return shared == SharedArray::Static ? kReduceBlock * sizeof(int) : 0;
+    switch (shared) {
+      case SharedArray::Static: return kReduceBlock * sizeof(int);
+      case SharedArray::WarpSums: return kReduceWarps * sizeof(int);
+      case SharedArray::None:
+      case SharedArray::Dynamic: break;
+    }
+    return 0;
   }
   /// Dynamic shared memory to launch with, in bytes.
   std::size_t dynamicSmemBytes() const {

@@ -33,7 +33,11 @@
  * Each warp adds its 32 values with shuffles; lane 0 of each warp stores the
  * warp's sum in `__shared__ int smem[kWarpSums]` (4 ints, no more); after a
  * barrier warp 0 adds those with shuffles and thread 0 writes the block's
- * sum.
+ * sum. reduceSmemShfl meets the same contract the other way round: the
+ * block reduces in reduceSmem's `__shared__ int smem[kReduceBlock]` (128
+ * ints, no more) until warp 0 holds 32 partial sums, which it adds with
+ * shuffles; thread 0 writes the block's sum. Every thread of the block
+ * reaches every barrier, whatever n.
  *
  * Each exercise is one file with the kernel's name under `starter/shuffle/`;
  * shflBroadcast.cu is the worked example.
@@ -57,6 +61,7 @@ namespace wb::shuffle {
 constexpr int kWarpSums = reduction::kReduceBlock / kWarpSize;
 
 static_assert(reduction::kReduceBlock % kWarpSize == 0, "reduction blocks are whole warps");
+static_assert(kWarpSums == reduction::kReduceWarps, "the contract's warp sums, one per warp");
 static_assert(kWarpSums <= kWarpSize, "warp 0 adds up one value per warp");
 static_assert(kShuffleBlock % kWarpSize == 0, "exchange blocks are whole warps");
 
@@ -110,6 +115,27 @@ __global__ void shflXorFirstToLast(const int* in, int* out, int width, int laneM
 /// two).
 __global__ void shflDouble(const double* in, double* out, int width, int offset);
 
+/**
+ * @brief The lane whose value `__shfl_up_sync(0xffffffff, v, delta, width)`
+ *        returns to @p lane when the caller passes the int @p delta, which
+ *        converts to the intrinsic's `unsigned int` parameter (book section
+ *        5.6; the book's end-of-chapter exercise 10, a delta of -2; exercise
+ *        shflUpSourceLane). A host function: it says what the hardware does.
+ *
+ * The hardware shifts by the delta's low five bits alone (the PTX ISA,
+ * `shfl.sync`: `bval = b[4:0]`; measured on an H100: -2 shifts by 30, -1 by
+ * 31, 34 by 2). With that shift s, the source is `lane - s` when
+ * `lane % width >= s`, and @p lane itself otherwise.
+ * @param lane  the receiving lane, 0 to 31
+ * @param delta the delta as the caller writes it: any int, negative too
+ * @param width the segment's width, a power of two from 1 to 32
+ * @return the source lane, 0 to 31
+ * @throws std::invalid_argument when @p lane is not from 0 to 31 or @p width
+ *         is not a power of two from 1 to 32; the message names the argument
+ *         and says why
+ */
+int shflUpSourceLane(int lane, int delta, int width);
+
 /// The block's 128 elements added by warp shuffles, the four warp sums in
 /// `__shared__ int smem[kWarpSums]`, warp 0 adding those (5.6.3).
 __global__ void reduceShfl(int* g_idata, int* g_odata, unsigned int n);
@@ -121,6 +147,14 @@ __global__ void reduceShflUnroll(int* g_idata, int* g_odata, unsigned int n);
 /// that stores it (5.6.3; the book's end-of-chapter exercise 15). Same
 /// contract as reduceShfl.
 __global__ void reduceShflDown(int* g_idata, int* g_odata, unsigned int n);
+/// reduceSmem's tree in `__shared__ int smem[kReduceBlock]`: rounds that
+/// halve the partial sums with the whole block, a barrier after each, until
+/// warp 0 can take 32 of them (adding the last pairs as it loads them is one
+/// way); warp 0 adds those 32 in registers with five shuffle steps (the
+/// butterfly or shifts down) instead of reduceSmem's shared-memory steps,
+/// and thread 0 writes the block's sum (5.6.3). No shuffle before the tree:
+/// the warps' values meet in shared memory first.
+__global__ void reduceSmemShfl(int* g_idata, int* g_odata, unsigned int n);
 
 /// One exchange kernel and what a test or a runner needs to know about it.
 struct ExchangeKernel {
@@ -168,16 +202,17 @@ inline const ExchangeKernel* findExchangeKernel(const std::string& exercise) {
 
 /// The section's reductions, under the reduction contract: launch them with
 /// wb::reduction::launch and check them with the reduction tests' routines.
-/// (`shared` says Static, as for reduceSmem, because the array is static;
-/// its size is kWarpSums ints, not kReduceBlock.)
+/// (`shared` says WarpSums for the kernels that keep one sum per warp,
+/// Static for reduceSmemShfl, which keeps reduceSmem's array.)
 inline const std::vector<reduction::ReduceKernel>& shuffleReductionKernels() {
   using S = reduction::SharedArray;
   constexpr int kU = reduction::kUnrollFactor;
   static const std::vector<reduction::ReduceKernel> all = {
       // exercise, unroll, inPlace, shared array, book section, section
-      {"reduceShfl", 1, false, S::Static, "5.6.3", "shuffle"},
-      {"reduceShflUnroll", kU, false, S::Static, "5.6.3", "shuffle"},
-      {"reduceShflDown", 1, false, S::Static, "5.6.3", "shuffle"},
+      {"reduceShfl", 1, false, S::WarpSums, "5.6.3", "shuffle"},
+      {"reduceShflUnroll", kU, false, S::WarpSums, "5.6.3", "shuffle"},
+      {"reduceShflDown", 1, false, S::WarpSums, "5.6.3", "shuffle"},
+      {"reduceSmemShfl", 1, false, S::Static, "5.6.3", "shuffle"},
   };
   return all;
 }

@@ -201,7 +201,7 @@ def check_method_whys(data, root=ROOT):
     problems = []
     whys = data.get("method_why", {})
     for e in wbex.exercises(root):
-        for fact in wbmethod.parse_facts(list(getattr(e, "method", ()))):
+        for fact in wbmethod.exercise_facts(list(getattr(e, "method", ()))):
             if fact.why and not CJK.search(whys.get(fact.why, "")):
                 problems.append(f"{e.key}: the method fact {fact.text!r} has no Chinese reason "
                                 f"([method_why] in {wbzh.DATA_FILE})")

@@ -48,7 +48,7 @@ def main():
     if not exercise.method:
         print(f"PROBLEM {exercise.key}: workbook.toml lists no method facts for it")
         return 1
-    facts = method.parse_facts(list(exercise.method))
+    facts = method.exercise_facts(list(exercise.method))
     try:
         listings = sass.disassemble(args.module, unconfined=args.unconfined)
     except sass.ToolsMissing as err:

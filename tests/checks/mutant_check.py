@@ -220,7 +220,7 @@ def stage_method(module, section, exercise, checks=None):
     "method:<fact>" when given."""
     checks = {} if checks is None else checks
     e = wbex.find_exercise(f"{section}/{exercise}")
-    facts = method.parse_facts(list(e.method))
+    facts = method.exercise_facts(list(e.method))
     if not facts:
         return None, f"workbook.toml lists no method facts for {e.key}"
     try:

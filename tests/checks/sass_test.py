@@ -122,6 +122,14 @@ class Classes(unittest.TestCase):
             "/*0010*/ REDUX.SUM.S32 UR4, R2 ;": {"REDUX"},
             "/*0010*/ STL [R1], R2 ;": {"LOCAL"},
             "/*0010*/ ATOMG.E.ADD.STRONG.GPU PT, R2, [R4], R5 ;": {"ATOMG"},
+            # Generic accesses (the address space decided at run time) and
+            # warp votes are classes of their own.
+            "/*0010*/ LD.E R5, [R2.64] ;": {"GENERIC"},
+            "/*0010*/ LD.E.64 R4, [R2.64+0x8] ;": {"GENERIC"},
+            "/*0010*/ ST.E [R2.64], R5 ;": {"GENERIC"},
+            "/*0010*/ VOTE.ANY R5, PT, P0 ;": {"VOTE"},
+            "/*0010*/ VOTEU.ALL UP0, P1 ;": {"VOTE"},
+            "/*0010*/ MATCH.ANY R4, R2 ;": {"VOTE"},
         }
         for text, expected in cases.items():
             with self.subTest(text=text):
@@ -144,6 +152,13 @@ class Facts(unittest.TestCase):
             method.parse_facts(["at most 1 LDG", "no LDG"])   # bounded from above twice
         method.parse_facts(["needs LDG", "at most 4 LDG"])    # a range is fine
 
+    def test_every_kernel_is_held_to_the_common_facts(self):
+        added = method.exercise_facts(["needs SHFL"])
+        self.assertEqual([f.text for f in added], ["needs SHFL", "no GENERIC"])
+        # A list that bounds the class itself keeps its own bound.
+        own = method.exercise_facts(["at most 2 GENERIC: two are fine here"])
+        self.assertEqual([f.text for f in own], ["at most 2 GENERIC"])
+
     def test_every_list_of_the_workbook_parses(self):
         from wbcore import course
         kernels = [e for e in course.exercises() if e.kind == "kernel"]
@@ -156,7 +171,7 @@ class Facts(unittest.TestCase):
 class Messages(unittest.TestCase):
     def facts(self, key):
         from wbcore import course
-        return method.parse_facts(list(course.find_exercise(key).method))
+        return method.exercise_facts(list(course.find_exercise(key).method))
 
     def test_the_references_pass(self):
         for name, key in (("shflSwap_sm75.txt", "shuffle/shflSwap"),
@@ -192,7 +207,7 @@ class Messages(unittest.TestCase):
                 ("stencilConstant_literal_sm75.txt", "constant/stencilConstant",
                  ["needs CONST", "no FIMM"]),
                 ("stencilReadOnly_ldcg_sm90.txt", "constant/stencilReadOnly",
-                 ["at most 3 LDG.PLAIN"]),
+                 ["at most 3 LDG.PLAIN", "needs 4 LDG.RO"]),
                 # reduceShfl's butterfly handed in for the shuffle-down
                 # exercise: the right sums, the shuffles of the wrong mode.
                 ("reduceShfl_sm75.txt", "shuffle/reduceShflDown",

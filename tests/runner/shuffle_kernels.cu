@@ -3,7 +3,8 @@
 // sanitizer sees segments inside a warp and more than one block; the
 // reductions run over a few blocks with a partial last one, as the
 // reduction section's do. No bank behaviour is graded: the exchanges use no
-// shared memory, and the reductions' warp sums are one word per warp.
+// shared memory, the reductions' warp sums are one word per warp, and
+// reduceSmemShfl's tree reads consecutive words, as reduceSmem's does.
 #include <vector>
 
 #include "reduction/reduction_check.h"
@@ -40,7 +41,8 @@ std::vector<RunnableKernel> shuffleKernels() {
     r.minGlobalLoadEfficiency = kCoalescedLoadEfficiencyPercent;
     // Shuffles keep every lane of a warp busy; a serial sum would not.
     r.minActiveThreadsPerInstruction = kTreeActiveThreads;
-    // Every warp adds its lanes' sums by shuffle.
+    // Every warp adds its lanes' sums by shuffle; in reduceSmemShfl only
+    // warp 0 does, five shuffles a block, 1.25 per warp of the launch.
     r.minShufflesPerWarp = kShufflesPerWarp;
     r.runOnce = [&k] {
       // Three full blocks and a partial fourth, with a tail that is not a

@@ -7,7 +7,7 @@
 //
 // Every claim times a student's kernel against a kernel of the reference
 // build: reduceSmem and reduceSmemUnroll, and reduceShfl where the claim is
-// about unrolling, are compiled from solutions/ into a module folder of
+// about unrolling (and for reduceSmemShfl's reported ratio), are compiled from solutions/ into a module folder of
 // their own (tests/shuffle/CMakeLists.txt, WB_REFERENCE_MODULES), always,
 // also in the grader's build, which builds no solutions, and this process
 // launches them only from there (wb::ModuleFolderScope). So a shuffle kernel
@@ -23,6 +23,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -67,6 +68,28 @@ TEST_F(PerfShuffle, UnrolledShuffleCostsNoMoreThanSharedMemory) {
   SCOPED_TRACE(seedNote(seed_));
   const auto [shfl, smem] = medianMs(student("reduceShflUnroll"), reference("reduceSmemUnroll"));
   perf::expectNoSlowerThan("reduceShflUnroll", shfl, "reference reduceSmemUnroll", smem, 1.10);
+}
+
+// 5.6.3's third kernel: reduceSmem's tree down to 32 sums, then five
+// shuffles in warp 0 instead of six shared-memory steps with a __syncwarp()
+// between each. It does less than reduceSmem, so the claim is that it costs
+// at most 10% more; the limit is the other shuffle claims' and stays loose
+// until measured. The ratio against the reference reduceShfl, which
+// shuffles in every warp and keeps one barrier, is printed for the notes,
+// not judged: the kernels differ in where the warps meet, not in the one
+// load per thread that both wait on.
+// H100, 2026-11-26: 0.999x against the reference reduceSmem and 0.999x
+// against the reference reduceShfl (chapters/shuffle/notes.md).
+WB_PERF_COMPARES(PerfShuffle, SharedTreeWithShuffleFinishCostsNoMoreThanSharedMemory,
+                 "reduceSmemShfl");
+TEST_F(PerfShuffle, SharedTreeWithShuffleFinishCostsNoMoreThanSharedMemory) {
+  SCOPED_TRACE(seedNote(seed_));
+  const auto [mixed, smem] = medianMs(student("reduceSmemShfl"), reference("reduceSmem"));
+  perf::expectNoSlowerThan("reduceSmemShfl", mixed, "reference reduceSmem", smem, 1.10);
+  const auto [mixedAgain, shfl] = medianMs(student("reduceSmemShfl"), reference("reduceShfl"));
+  RecordProperty("ratio_to_reference_reduceShfl", std::to_string(mixedAgain / shfl));
+  std::printf("reduceSmemShfl %.4f ms / reference reduceShfl %.4f ms = %.3fx (reported, no limit)\n",
+              mixedAgain, shfl, mixedAgain / shfl);
 }
 
 // 5.3.2's unrolling pays off with shuffles too: four elements per thread, a

@@ -7,11 +7,12 @@
 // permutation shuffle_model.h predicts; and no exchange declares shared
 // memory.
 //
-// Reductions: every partial sum of reduceShfl and reduceShflUnroll equals
-// the 64-bit host reference, with the reduction section's own check
+// Reductions: every partial sum of each shuffle reduction equals the 64-bit
+// host reference, with the reduction section's own check
 // (tests/reduction/reduction_check.h), at the reduction tests' edge sizes
-// and at random sizes; and each declares exactly its kWarpSums warp sums of
-// shared memory.
+// and at random sizes; and each declares exactly the shared memory its
+// contract names: kWarpSums warp sums, or for reduceSmemShfl reduceSmem's
+// 128 ints.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -115,13 +116,23 @@ INSTANTIATE_TEST_SUITE_P(
              std::to_string(std::get<1>(info.param));
     });
 
-class GpuShuffleReduction : public GpuTestWithParam<ReduceKernel> {};
+/// The shuffle reductions whose shared array is @p shared.
+std::vector<ReduceKernel> shuffleReductionsKeeping(reduction::SharedArray shared) {
+  std::vector<ReduceKernel> out;
+  for (const ReduceKernel& k : shuffleReductionKernels()) {
+    if (k.shared == shared) out.push_back(k);
+  }
+  return out;
+}
+
+std::string kernelName(const ::testing::TestParamInfo<ReduceKernel>& info) {
+  return info.param.exercise;
+}
 
 // Sizes the fixed list does not think of: a few dozen drawn from the seed,
 // from 1 to 2^21, each with its own random input. Stops at the first size
 // that fails.
-TEST_P(GpuShuffleReduction, RandomSizeSweep) {
-  const ReduceKernel& k = GetParam();
+void sweepRandomSizes(const ReduceKernel& k) {
   const std::uint64_t seed = testSeed();
   SCOPED_TRACE(seedNote(seed));
   const std::vector<unsigned int> sizes = rt::randomSizes(36, 1u << 21, seed);
@@ -131,27 +142,58 @@ TEST_P(GpuShuffleReduction, RandomSizeSweep) {
   }
 }
 
-// The point of the shuffle reduction: a warp's partial sums stay in its
-// registers, and shared memory carries only one sum per warp. A kernel that
-// keeps reduceSmem's 128-int array passes the output tests but misses it.
-TEST_P(GpuShuffleReduction, DeclaresItsSharedWarpSums) {
-  const ReduceKernel& k = GetParam();
+/// Expects @p k, once correct, to declare k.staticSmemBytes() of static
+/// shared memory, as @p declaration (@p what) says, and no other.
+void expectStaticSharedArray(const ReduceKernel& k, const std::string& declaration,
+                             const std::string& what) {
   const std::uint64_t seed = testSeed();
   SCOPED_TRACE(seedNote(seed));
   ASSERT_TRUE(noProblem(rt::runAndCheck(k, rt::randomInput(3 * k.span() + 37, seed))))
       << "make " << k.exercise << " correct first";
   cudaFuncAttributes attr{};
   WB_CUDA(cudaFuncGetAttributes(&attr, k.function()));
-  EXPECT_EQ(attr.sharedSizeBytes, kWarpSums * sizeof(int))
-      << k.exercise << " must declare `__shared__ int smem[kWarpSums];` (" << kWarpSums
-      << " warp sums, " << kWarpSums * sizeof(int) << " bytes) and no other shared memory";
+  EXPECT_EQ(attr.sharedSizeBytes, k.staticSmemBytes())
+      << k.exercise << " must declare " << declaration << " (" << what << ", "
+      << k.staticSmemBytes() << " bytes) and no other shared memory";
+}
+
+// The reductions that add each warp's values by shuffle first.
+class GpuShuffleReduction : public GpuTestWithParam<ReduceKernel> {};
+
+TEST_P(GpuShuffleReduction, RandomSizeSweep) { sweepRandomSizes(GetParam()); }
+
+// The point of the shuffle reduction: a warp's partial sums stay in its
+// registers, and shared memory carries only one sum per warp. A kernel that
+// keeps reduceSmem's 128-int array passes the output tests but misses it.
+TEST_P(GpuShuffleReduction, DeclaresItsSharedWarpSums) {
+  expectStaticSharedArray(GetParam(), "`__shared__ int smem[kWarpSums];`",
+                          std::to_string(kWarpSums) + " warp sums");
 }
 
 INSTANTIATE_TEST_SUITE_P(Shuffle, GpuShuffleReduction,
-                         ::testing::ValuesIn(shuffleReductionKernels()),
-                         [](const ::testing::TestParamInfo<ReduceKernel>& info) {
-                           return std::string(info.param.exercise);
-                         });
+                         ::testing::ValuesIn(shuffleReductionsKeeping(
+                             reduction::SharedArray::WarpSums)),
+                         kernelName);
+
+// reduceSmemShfl: the tree in shared memory first, shuffles only for the
+// last warp's 32 sums.
+class GpuSmemShuffleReduction : public GpuTestWithParam<ReduceKernel> {};
+
+TEST_P(GpuSmemShuffleReduction, RandomSizeSweep) { sweepRandomSizes(GetParam()); }
+
+// The tree's rounds live in reduceSmem's array: 128 ints, every thread's
+// element. A kernel that keeps only warp sums there is reduceShfl, whose
+// warps shuffle before they meet in shared memory; the method check sees
+// its shuffles too.
+TEST_P(GpuSmemShuffleReduction, DeclaresItsSharedArray) {
+  expectStaticSharedArray(GetParam(), "`__shared__ int smem[kReduceBlock];`",
+                          "reduceSmem's array, one int per thread");
+}
+
+INSTANTIATE_TEST_SUITE_P(Shuffle, GpuSmemShuffleReduction,
+                         ::testing::ValuesIn(shuffleReductionsKeeping(
+                             reduction::SharedArray::Static)),
+                         kernelName);
 
 }  // namespace
 }  // namespace wb::shuffle
