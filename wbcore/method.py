@@ -7,7 +7,7 @@ Each kernel exercise's entry in workbook.toml may list its method facts,
 one string each, in this vocabulary (CLASS is a key of
 wbcore.sass.CLASSES: SHFL, SHFL.DOWN, SHFL.BFLY, LDS, STS, ATOMS, REDUX,
 BAR, LDG, LDG.RO, LDG.PLAIN, LDG.VEC, STG, ATOMG, CONST, LOCAL, FIMM,
-GENERIC, VOTE):
+GENERIC, VOTE, SHFL.ADDRESSED):
 
   "needs CLASS"          at least one instruction of the class
   "needs N CLASS"        at least N
@@ -22,8 +22,9 @@ Every kernel exercise also meets the facts of EVERY_KERNEL, unless its own
 list bounds the same class the same way: a load or store through a generic
 address is invisible to the classes of global and shared memory, so a
 kernel could hide the loads a fact forbids behind one (a pointer passed
-through a shuffle or an asm statement compiles to LD/ST). No reference
-kernel needs one.
+through a shuffle or an asm statement compiles to LD/ST), and a shuffle
+that moves an index or an address, not the value, lets a kernel load the
+partner's value itself (SHFL.ADDRESSED). No reference kernel does either.
 """
 import dataclasses
 import re
@@ -37,7 +38,9 @@ LINES_SHOWN = 4
 
 
 EVERY_KERNEL = ["no GENERIC: every load and store must name its memory (global, shared, "
-                "constant); a generic LD or ST hides which one it reaches from these checks"]
+                "constant); a generic LD or ST hides which one it reaches from these checks",
+                "no SHFL.ADDRESSED: a shuffle moves values between lanes; loading from an "
+                "address a shuffle computed fetches the value instead of moving it"]
 
 
 class FactError(ValueError):
@@ -181,6 +184,9 @@ def evaluate(listings, facts, sources=(), exercise_file=""):
             for i in instructions:
                 for cls in sass.classes(i):
                     by_class.setdefault(cls, []).append(i)
+            addressed = sass.shuffle_addressed(instructions)
+            if addressed:
+                by_class["SHFL.ADDRESSED"] = addressed
             for fact in facts:
                 counted = by_class.get(fact.cls, [])
                 if fact.holds(len(counted)):

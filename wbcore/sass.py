@@ -324,6 +324,9 @@ CLASSES = {
     "GENERIC": "a load or store through a generic address (LD, ST): the compiler could not "
                "tell whether it reaches global or shared memory",
     "VOTE": "a warp vote (VOTE, MATCH: __ballot_sync, __all_sync, __any_sync, __match_*_sync)",
+    "SHFL.ADDRESSED": "a global load (LDG, or a generic LD) at an address computed from a "
+                      "shuffle's result: a value fetched from where a shuffle points, not "
+                      "moved by the shuffle",
 }
 # The constant bank that holds __constant__ variables (bank 0 holds the
 # kernel's parameters and the launch's sizes, bank 2 or 4 the compiler's own
@@ -403,6 +406,64 @@ def _float_literals(operands):
         elif re.fullmatch(r"-?(\+?INF|QNAN)", operand, re.I):
             literals.append(operand)
     return literals
+
+
+_REGISTER_RE = re.compile(r"(?<![\w.])R(\d+)\b")
+# Instructions whose first register operand is written and whose other
+# register operands are read, the arithmetic an address is computed by.
+_ADDRESS_ARITHMETIC = ("IMAD", "IADD3", "IADD", "IMUL", "LEA", "SHF", "LOP3", "LOP", "MOV",
+                       "SEL", "PRMT", "ISCADD", "IABS", "SGXT", "BFE", "BFI", "IMNMX", "VIADD",
+                       "XMAD", "SHL", "SHR", "I2I", "F2I", "I2F")
+
+
+def _registers(text):
+    return [int(n) for n in _REGISTER_RE.findall(text)]
+
+
+def _destination(instr):
+    """The registers an instruction writes (its first operand, and the next
+    register for a 64-bit or wide result), or () when it writes none
+    (stores, compares into predicates, branches)."""
+    tokens = [t.strip() for t in instr.operands.split(",")]
+    if instr.base == "SHFL" and len(tokens) > 1:
+        tokens = tokens[1:]          # SHFL's first operand is its predicate
+    if not tokens or not re.fullmatch(r"R\d+", tokens[0]):
+        return ()
+    first = int(tokens[0][1:])
+    wide = any(m in instr.modifiers for m in ("WIDE", "64", "128", "U64", "S64"))
+    return (first, first + 1) if wide else (first,)
+
+
+def shuffle_addressed(instructions):
+    """The global and generic loads of one kernel whose address derives from
+    a shuffle's result (class SHFL.ADDRESSED): taint starts at each SHFL's
+    destination and follows the integer arithmetic of the listing to a
+    load's address, in program order; a register written from untainted
+    operands is clean again. The pass is made twice, so that what a loop's
+    body leaves tainted reaches its start. Branches are not modelled
+    otherwise."""
+    tainted = set()
+    found = {}
+    for _ in range(2):
+        for index, i in enumerate(instructions):
+            written = _destination(i)
+            if i.base == "SHFL":
+                tainted.update(written)
+                continue
+            if i.base in ("LDG", "LD"):
+                ops = i.operands
+                address = ops[ops.find("["):] if "[" in ops else ""
+                # A 64-bit address [R4.64] is the pair R4:R5.
+                if any(r in tainted or (r + 1) in tainted for r in _registers(address)):
+                    found[index] = i
+            if not written:
+                continue
+            sources = _registers(i.operands.split(",", 1)[1]) if "," in i.operands else []
+            if i.base in _ADDRESS_ARITHMETIC and any(r in tainted for r in sources):
+                tainted.update(written)
+            else:
+                tainted.difference_update(written)
+    return [found[k] for k in sorted(found)]
 
 
 def kernels(functions):

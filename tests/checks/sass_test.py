@@ -154,10 +154,32 @@ class Facts(unittest.TestCase):
 
     def test_every_kernel_is_held_to_the_common_facts(self):
         added = method.exercise_facts(["needs SHFL"])
-        self.assertEqual([f.text for f in added], ["needs SHFL", "no GENERIC"])
+        self.assertEqual([f.text for f in added],
+                         ["needs SHFL", "no GENERIC", "no SHFL.ADDRESSED"])
         # A list that bounds the class itself keeps its own bound.
         own = method.exercise_facts(["at most 2 GENERIC: two are fine here"])
-        self.assertEqual([f.text for f in own], ["at most 2 GENERIC"])
+        self.assertEqual([f.text for f in own], ["at most 2 GENERIC", "no SHFL.ADDRESSED"])
+
+    def test_a_load_at_a_shuffled_address_is_found(self):
+        # The partner's index by shuffle, its value loaded at that index:
+        # the taint goes SHFL -> IMAD.WIDE (the pair R4:R5) -> LDG's address.
+        code = [
+            "/*0000*/ LDG.E R2, desc[UR4][R6.64] ;",
+            "/*0010*/ SHFL.BFLY PT, R3, R0, 0x1, 0x1f ;",
+            "/*0020*/ IMAD.WIDE R4, R3, 0x4, R8 ;",
+            "/*0030*/ LDG.E R9, desc[UR4][R4.64] ;",
+            "/*0040*/ STG.E desc[UR4][R6.64], R9 ;",
+        ]
+        found = sass.shuffle_addressed([instruction(t) for t in code])
+        self.assertEqual([i.offset for i in found], [0x30])
+        # A shuffled value that is only added and stored is no address.
+        moved = [
+            "/*0000*/ LDG.E R2, desc[UR4][R6.64] ;",
+            "/*0010*/ SHFL.BFLY PT, R3, R2, 0x1, 0x1f ;",
+            "/*0020*/ IADD3 R9, R2, R3, RZ ;",
+            "/*0030*/ STG.E desc[UR4][R6.64], R9 ;",
+        ]
+        self.assertEqual(sass.shuffle_addressed([instruction(t) for t in moved]), [])
 
     def test_every_list_of_the_workbook_parses(self):
         from wbcore import course
