@@ -15,6 +15,7 @@
 
 #include "layout/layout.cuh"
 #include "wb/isolated.h"
+#include "wb/isolated_expect.h"
 
 namespace wb::layout {
 namespace {
@@ -142,14 +143,7 @@ TEST(HostBankOfElement, RejectsInvalidArguments) {
   for (const auto& c : cases) elements.push_back(c.first);
   const std::vector<IsolatedResult> got = banks(elements);
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    EXPECT_EQ(got[i].kind, IsolatedResult::Kind::InvalidArgument)
-        << describe(cases[i].first) << " " << got[i].describe()
-        << "; expected it to throw std::invalid_argument";
-    if (got[i].kind == IsolatedResult::Kind::InvalidArgument) {
-      EXPECT_NE(got[i].detail.find(cases[i].second), std::string::npos)
-          << describe(cases[i].first) << ": the message (" << got[i].detail
-          << ") should name the argument " << cases[i].second;
-    }
+    expectInvalidArgumentNaming(got[i], describe(cases[i].first), cases[i].second);
   }
 }
 

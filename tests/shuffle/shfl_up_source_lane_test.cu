@@ -13,6 +13,7 @@
 
 #include "shuffle/shuffle.cuh"
 #include "wb/isolated.h"
+#include "wb/isolated_expect.h"
 
 namespace wb::shuffle {
 namespace {
@@ -140,14 +141,8 @@ TEST(HostShflUpSourceLane, RejectsInvalidArguments) {
     return static_cast<double>(shflUpSourceLane(calls[i].lane, calls[i].delta, calls[i].width));
   });
   for (std::size_t i = 0; i < calls.size(); ++i) {
-    const std::string call = describe(calls[i].lane, calls[i].delta, calls[i].width);
-    EXPECT_EQ(got[i].kind, IsolatedResult::Kind::InvalidArgument)
-        << call << " " << got[i].describe() << "; expected it to throw std::invalid_argument";
-    if (got[i].kind == IsolatedResult::Kind::InvalidArgument) {
-      EXPECT_NE(got[i].detail.find(calls[i].argument), std::string::npos)
-          << call << ": the message (" << got[i].detail << ") should name the argument "
-          << calls[i].argument;
-    }
+    expectInvalidArgumentNaming(got[i], describe(calls[i].lane, calls[i].delta, calls[i].width),
+                                calls[i].argument);
   }
 }
 
