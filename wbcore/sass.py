@@ -412,8 +412,9 @@ _REGISTER_RE = re.compile(r"(?<![\w.])R(\d+)\b")
 # Instructions whose first register operand is written and whose other
 # register operands are read, the arithmetic an address is computed by.
 _ADDRESS_ARITHMETIC = ("IMAD", "IADD3", "IADD", "IMUL", "LEA", "SHF", "LOP3", "LOP", "MOV",
-                       "SEL", "PRMT", "ISCADD", "IABS", "SGXT", "BFE", "BFI", "IMNMX", "VIADD",
-                       "XMAD", "SHL", "SHR", "I2I", "F2I", "I2F")
+                       "SEL", "FSEL", "PRMT", "P2R", "R2P", "FLO", "POPC", "BREV", "VABSDIFF",
+                       "ISCADD", "IABS", "SGXT", "BFE", "BFI", "IMNMX", "VIADD", "XMAD", "SHL",
+                       "SHR", "I2I", "F2I", "I2F")
 
 
 def _registers(text):
@@ -434,32 +435,66 @@ def _destination(instr):
     return (first, first + 1) if wide else (first,)
 
 
+_PREDICATE_RE = re.compile(r"(?<![\w.])!?(U?P[0-6])\b")
+# Where each store and load reaches, for taint that passes through memory.
+_STORE_SPACE = {"STL": "local", "STS": "shared", "STG": "global", "ST": "global"}
+_LOAD_SPACE = {"LDL": "local", "LDS": "shared", "LDG": "global", "LD": "global"}
+
+
 def shuffle_addressed(instructions):
     """The global and generic loads of one kernel whose address derives from
-    a shuffle's result (class SHFL.ADDRESSED): taint starts at each SHFL's
-    destination and follows the integer arithmetic of the listing to a
-    load's address, in program order; a register written from untainted
-    operands is clean again. The pass is made twice, so that what a loop's
-    body leaves tainted reaches its start. Branches are not modelled
-    otherwise."""
-    tainted = set()
+    a shuffle's result (class SHFL.ADDRESSED). Taint starts at each SHFL's
+    destination and follows, in program order, the integer arithmetic of
+    the listing, the predicates computed from tainted registers (and what a
+    predicate selects or guards), and stores of tainted values into a memory
+    that is loaded again (a spill to local memory or a round trip through
+    shared memory); a register written from clean operands is clean again.
+    A branch taken on a tainted predicate taints everything written after
+    it (a value rebuilt by comparisons is still the shuffle's). The pass is
+    made twice, so that what a loop's body leaves tainted reaches its
+    start."""
+    tainted, tainted_predicates, spilled = set(), set(), set()
+    implicit = False
     found = {}
     for _ in range(2):
         for index, i in enumerate(instructions):
+            ops = i.operands
             written = _destination(i)
+            guard = i.predicate.lstrip("@!")
+            guarded = guard in tainted_predicates
             if i.base == "SHFL":
                 tainted.update(written)
                 continue
             if i.base in ("LDG", "LD"):
-                ops = i.operands
                 address = ops[ops.find("["):] if "[" in ops else ""
                 # A 64-bit address [R4.64] is the pair R4:R5.
                 if any(r in tainted or (r + 1) in tainted for r in _registers(address)):
                     found[index] = i
+            if i.base in _STORE_SPACE:
+                data = ops[ops.rfind("]") + 1:]
+                if guarded or implicit or any(r in tainted for r in _registers(data)):
+                    spilled.add(_STORE_SPACE[i.base])
+                continue
+            sources = _registers(ops.split(",", 1)[1]) if "," in ops else []
+            predicates = set(_PREDICATE_RE.findall(ops.split(",", 1)[1] if "," in ops else ""))
+            dirty = (any(r in tainted for r in sources) or bool(predicates & tainted_predicates)
+                     or guarded or implicit)
+            if i.base in ("BRA", "BRX", "JMP", "JMX") and guarded:
+                implicit = True
+                continue
+            # Predicates an instruction writes lead its operands (ISETP P0,
+            # PT, ...; LOP3.LUT P0, RZ, ...) or follow its register (IADD3
+            # R4, P0, ...: a carry).
+            for pred in (t.strip() for t in ops.split(",")[:2]):
+                if re.fullmatch(r"U?P[0-6]", pred):
+                    (tainted_predicates.add if dirty else tainted_predicates.discard)(pred)
             if not written:
                 continue
-            sources = _registers(i.operands.split(",", 1)[1]) if "," in i.operands else []
-            if i.base in _ADDRESS_ARITHMETIC and any(r in tainted for r in sources):
+            if i.base in _LOAD_SPACE:
+                loaded_dirty = _LOAD_SPACE[i.base] in spilled or guarded or implicit
+                (tainted.update if loaded_dirty else tainted.difference_update)(written)
+            elif dirty and (i.base in _ADDRESS_ARITHMETIC or guarded or implicit
+                            or bool(predicates & tainted_predicates)):
                 tainted.update(written)
             else:
                 tainted.difference_update(written)

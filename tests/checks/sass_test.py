@@ -180,6 +180,17 @@ class Facts(unittest.TestCase):
             "/*0030*/ STG.E desc[UR4][R6.64], R9 ;",
         ]
         self.assertEqual(sass.shuffle_addressed([instruction(t) for t in moved]), [])
+        # An index rebuilt under a predicate the shuffled value set is still
+        # the shuffle's: LOP3 writes P0 from R2, the guarded add taints R5.
+        rebuilt = [
+            "/*0000*/ SHFL.BFLY PT, R2, R0, 0x1, 0x1f ;",
+            "/*0010*/ LOP3.LUT P0, RZ, R3, R2, RZ, 0xc0, !PT ;",
+            "/*0020*/ @P0 IADD3 R5, R5, R3, RZ ;",
+            "/*0030*/ IMAD.WIDE.U32 R6, R5, 0x4, R8 ;",
+            "/*0040*/ LDG.E R9, desc[UR4][R6.64] ;",
+        ]
+        self.assertEqual([i.offset for i in sass.shuffle_addressed(
+            [instruction(t) for t in rebuilt])], [0x40])
 
     def test_every_list_of_the_workbook_parses(self):
         from wbcore import course
