@@ -181,7 +181,10 @@ def evaluate(listings, facts, sources=(), exercise_file=""):
             kernel = sass.short_name(name)
             checked.append(f"{kernel} ({arch})" if arch else kernel)
             by_class = {}
-            for i in instructions:
+            copies = sass.compiler_copies(instructions)
+            for index, i in enumerate(instructions):
+                if index in copies:
+                    continue
                 for cls in sass.classes(i):
                     by_class.setdefault(cls, []).append(i)
             addressed = sass.shuffle_addressed(instructions)

@@ -383,7 +383,9 @@ def classes(instr):
         # A generic access: its address space is decided at run time, so the
         # classes above (LDG, LDS, STS, ...) cannot see what it reaches.
         found.add("GENERIC")
-    elif base in ("VOTE", "VOTEU", "MATCH"):
+    elif base == "MATCH" or (base in ("VOTE", "VOTEU") and _votes_on_a_predicate(instr)):
+        # A vote whose inputs are all PT is the compiler's own (the active
+        # mask, read where a warp may have diverged), not a __ballot_sync.
         found.add("VOTE")
     if USER_CONSTANT_BANK in constant_banks(instr):
         found.add("CONST")
@@ -408,13 +410,26 @@ def _float_literals(operands):
     return literals
 
 
+# A general register (R12, not UR12 or RZ) and a predicate (P0, !P1, UP2;
+# not PT) among an instruction's operands.
 _REGISTER_RE = re.compile(r"(?<![\w.])R(\d+)\b")
-# Instructions whose first register operand is written and whose other
-# register operands are read, the arithmetic an address is computed by.
-_ADDRESS_ARITHMETIC = ("IMAD", "IADD3", "IADD", "IMUL", "LEA", "SHF", "LOP3", "LOP", "MOV",
-                       "SEL", "FSEL", "PRMT", "P2R", "R2P", "FLO", "POPC", "BREV", "VABSDIFF",
-                       "ISCADD", "IABS", "SGXT", "BFE", "BFI", "IMNMX", "VIADD", "XMAD", "SHL",
-                       "SHR", "I2I", "F2I", "I2F")
+_PREDICATE_RE = re.compile(r"(?<![\w.])!?(U?P[0-6])\b")
+# Where each store, load and atomic reaches, for taint that passes through
+# memory.
+_STORE_SPACE = {"STL": "local", "STS": "shared", "STG": "global", "ST": "global",
+                "RED": "global", "REDG": "global"}
+_LOAD_SPACE = {"LDL": "local", "LDS": "shared", "LDG": "global", "LD": "global",
+               "ATOMG": "global", "ATOM": "global", "ATOMS": "shared"}
+# Global (or generic) accesses whose address is checked.
+_GLOBAL_ACCESS = ("LDG", "LD", "STG", "ST", "ATOMG", "ATOM", "RED", "REDG")
+_BRANCHES = ("BRA", "BRX", "JMP", "JMX")
+
+
+def _votes_on_a_predicate(instr):
+    """A VOTE whose inputs include a predicate other than PT (__ballot_sync,
+    __all_sync, __any_sync on a condition)."""
+    inputs = instr.operands.split(",", 1)[1] if "," in instr.operands else ""
+    return bool(_PREDICATE_RE.search(inputs))
 
 
 def _registers(text):
@@ -425,79 +440,110 @@ def _destination(instr):
     """The registers an instruction writes (its first operand, and the next
     register for a 64-bit or wide result), or () when it writes none
     (stores, compares into predicates, branches)."""
+    if instr.base.endswith("SETP"):
+        return ()                    # ISETP P0, PT, R2, ...: predicates only
     tokens = [t.strip() for t in instr.operands.split(",")]
-    if instr.base == "SHFL" and len(tokens) > 1:
-        tokens = tokens[1:]          # SHFL's first operand is its predicate
+    # SHFL PT, R3, ... and ATOMG PT, R9, [...]: a predicate written first.
+    while len(tokens) > 1 and re.fullmatch(r"U?P[0-6T]", tokens[0]):
+        tokens = tokens[1:]
     if not tokens or not re.fullmatch(r"R\d+", tokens[0]):
         return ()
     first = int(tokens[0][1:])
-    wide = any(m in instr.modifiers for m in ("WIDE", "64", "128", "U64", "S64"))
+    wide = any(m in instr.modifiers for m in ("WIDE", "64", "128", "U64", "S64", "F64"))
     return (first, first + 1) if wide else (first,)
 
 
-_PREDICATE_RE = re.compile(r"(?<![\w.])!?(U?P[0-6])\b")
-# Where each store and load reaches, for taint that passes through memory.
-_STORE_SPACE = {"STL": "local", "STS": "shared", "STG": "global", "ST": "global"}
-_LOAD_SPACE = {"LDL": "local", "LDS": "shared", "LDG": "global", "LD": "global"}
+def compiler_copies(instructions):
+    """Indices of the instructions the compiler adds as a divergent warp's
+    fallback for a full-mask shuffle: the WARPSYNC.COLLECTIVE ...
+    ENDCOLLECTIVE blocks of sm_80 and newer, and on older targets the body of
+    its shuffle helper (a WARPSYNC, the SHFL, the RET). They repeat the
+    kernel's own shuffles for a path a converged warp never takes, so the
+    method facts do not count them."""
+    skip = set()
+    inside = False
+    for index, i in enumerate(instructions):
+        if i.opcode.startswith("WARPSYNC.COLLECTIVE"):
+            inside = True
+        if inside:
+            skip.add(index)
+        if i.base == "ENDCOLLECTIVE":
+            inside = False
+        if (i.base == "SHFL" and index + 1 < len(instructions)
+                and instructions[index + 1].base == "RET"):
+            skip.update({index, index + 1})
+            if index > 0 and instructions[index - 1].base == "WARPSYNC":
+                skip.add(index - 1)
+    return skip
 
 
 def shuffle_addressed(instructions):
-    """The global and generic loads of one kernel whose address derives from
-    a shuffle's result (class SHFL.ADDRESSED). Taint starts at each SHFL's
-    destination and follows, in program order, the integer arithmetic of
-    the listing, the predicates computed from tainted registers (and what a
-    predicate selects or guards), and stores of tainted values into a memory
-    that is loaded again (a spill to local memory or a round trip through
-    shared memory); a register written from clean operands is clean again.
-    A branch taken on a tainted predicate taints everything written after
-    it (a value rebuilt by comparisons is still the shuffle's). The pass is
-    made twice, so that what a loop's body leaves tainted reaches its
-    start."""
+    """The global and generic accesses (loads, stores, atomics) of one kernel
+    whose address derives from a shuffle's result (class SHFL.ADDRESSED).
+    Taint starts at each SHFL's destination and goes to every register an
+    instruction writes from a tainted register or predicate, or under a
+    tainted guard: integer, float and conversion arithmetic alike, constant
+    reads indexed by a tainted register, and what a load or atomic returns
+    from a tainted address. It passes through memory too (a store of a
+    tainted value taints later loads of that memory), and a branch taken on
+    a tainted predicate taints everything written until the warp reconverges
+    (BSYNC): a value rebuilt by comparisons or a switch is still the
+    shuffle's. A register written from clean operands is clean again. One
+    pass in program order: a value that reaches an address only around a
+    loop's back edge is not followed (a second pass would carry the end of
+    the kernel into its start and taint honest addresses)."""
     tainted, tainted_predicates, spilled = set(), set(), set()
-    implicit = False
     found = {}
-    for _ in range(2):
-        for index, i in enumerate(instructions):
-            ops = i.operands
-            written = _destination(i)
-            guard = i.predicate.lstrip("@!")
-            guarded = guard in tainted_predicates
-            if i.base == "SHFL":
-                tainted.update(written)
-                continue
-            if i.base in ("LDG", "LD"):
-                address = ops[ops.find("["):] if "[" in ops else ""
-                # A 64-bit address [R4.64] is the pair R4:R5.
-                if any(r in tainted or (r + 1) in tainted for r in _registers(address)):
-                    found[index] = i
-            if i.base in _STORE_SPACE:
+    implicit = False
+    for index, i in enumerate(instructions):
+        ops = i.operands
+        written = _destination(i)
+        guarded = i.predicate.lstrip("@!") in tainted_predicates
+        if i.base == "SHFL":
+            tainted.update(written)
+            continue
+        address_tainted = False
+        if "[" in ops:
+            address = ops[ops.find("["):ops.rfind("]") + 1]
+            # A 64-bit address [R4.64] is the pair R4:R5.
+            address_tainted = any(r in tainted or (r + 1) in tainted
+                                  for r in _registers(address))
+            if address_tainted and i.base in _GLOBAL_ACCESS:
+                found[index] = i
+        if i.base in _STORE_SPACE or (i.base in _LOAD_SPACE and not written):
+            data = ops[ops.rfind("]") + 1:]
+            if guarded or implicit or any(r in tainted for r in _registers(data)):
+                spilled.add(_STORE_SPACE.get(i.base, _LOAD_SPACE.get(i.base)))
+            continue
+        inputs = ops.split(",", 1)[1] if "," in ops else ""
+        dirty = (any(r in tainted for r in _registers(inputs))
+                 or bool(set(_PREDICATE_RE.findall(inputs)) & tainted_predicates)
+                 or guarded or implicit)
+        if i.base in _BRANCHES:
+            implicit = implicit or guarded
+            continue
+        if i.base == "BSYNC":
+            # The warp reconverges: what the branch decided has been
+            # written (and stays tainted); what follows is not its.
+            implicit = False
+            continue
+        # Predicates an instruction writes lead its operands (ISETP P0,
+        # PT, ...; LOP3.LUT P0, RZ, ...) or follow its register (IADD3
+        # R4, P0, ...: a carry).
+        for pred in (t.strip() for t in ops.split(",")[:2]):
+            if re.fullmatch(r"U?P[0-6]", pred):
+                (tainted_predicates.add if dirty else tainted_predicates.discard)(pred)
+        if not written:
+            continue
+        if i.base in _LOAD_SPACE:
+            # A load's value is the memory's: tainted when read at a
+            # tainted address or from a memory a tainted value went to.
+            dirty = address_tainted or _LOAD_SPACE[i.base] in spilled or guarded or implicit
+            if i.base in ("ATOMG", "ATOM", "ATOMS"):
                 data = ops[ops.rfind("]") + 1:]
-                if guarded or implicit or any(r in tainted for r in _registers(data)):
-                    spilled.add(_STORE_SPACE[i.base])
-                continue
-            sources = _registers(ops.split(",", 1)[1]) if "," in ops else []
-            predicates = set(_PREDICATE_RE.findall(ops.split(",", 1)[1] if "," in ops else ""))
-            dirty = (any(r in tainted for r in sources) or bool(predicates & tainted_predicates)
-                     or guarded or implicit)
-            if i.base in ("BRA", "BRX", "JMP", "JMX") and guarded:
-                implicit = True
-                continue
-            # Predicates an instruction writes lead its operands (ISETP P0,
-            # PT, ...; LOP3.LUT P0, RZ, ...) or follow its register (IADD3
-            # R4, P0, ...: a carry).
-            for pred in (t.strip() for t in ops.split(",")[:2]):
-                if re.fullmatch(r"U?P[0-6]", pred):
-                    (tainted_predicates.add if dirty else tainted_predicates.discard)(pred)
-            if not written:
-                continue
-            if i.base in _LOAD_SPACE:
-                loaded_dirty = _LOAD_SPACE[i.base] in spilled or guarded or implicit
-                (tainted.update if loaded_dirty else tainted.difference_update)(written)
-            elif dirty and (i.base in _ADDRESS_ARITHMETIC or guarded or implicit
-                            or bool(predicates & tainted_predicates)):
-                tainted.update(written)
-            else:
-                tainted.difference_update(written)
+                if any(r in tainted for r in _registers(data)):
+                    spilled.add(_LOAD_SPACE[i.base])
+        (tainted.update if dirty else tainted.difference_update)(written)
     return [found[k] for k in sorted(found)]
 
 

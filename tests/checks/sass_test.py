@@ -128,6 +128,9 @@ class Classes(unittest.TestCase):
             "/*0010*/ LD.E.64 R4, [R2.64+0x8] ;": {"GENERIC"},
             "/*0010*/ ST.E [R2.64], R5 ;": {"GENERIC"},
             "/*0010*/ VOTE.ANY R5, PT, P0 ;": {"VOTE"},
+            # The compiler's own vote for the active mask reads PT alone.
+            "/*0010*/ VOTE.ANY R0, PT, PT ;": set(),
+            "/*0010*/ VOTEU.ANY UR4, UPT, PT ;": set(),
             "/*0010*/ VOTEU.ALL UP0, P1 ;": {"VOTE"},
             "/*0010*/ MATCH.ANY R4, R2 ;": {"VOTE"},
         }
@@ -191,6 +194,42 @@ class Facts(unittest.TestCase):
         ]
         self.assertEqual([i.offset for i in sass.shuffle_addressed(
             [instruction(t) for t in rebuilt])], [0x40])
+        # Through a constant table indexed by the shuffled lane, into an
+        # atomic's address; a store at a shuffled address counts too.
+        laundered = [
+            "/*0000*/ SHFL.BFLY PT, R2, R0, 0x1, 0x1f ;",
+            "/*0010*/ LDC R3, c[0x3][R2] ;",
+            "/*0020*/ IMAD.WIDE.U32 R4, R3, 0x4, R8 ;",
+            "/*0030*/ ATOMG.E.OR.STRONG.GPU PT, R9, desc[UR4][R4.64], RZ ;",
+            "/*0040*/ STG.E desc[UR4][R4.64], R9 ;",
+        ]
+        self.assertEqual([i.offset for i in sass.shuffle_addressed(
+            [instruction(t) for t in laundered])], [0x30, 0x40])
+        # A branch on a shuffled value taints what is written until the warp
+        # reconverges, not what follows.
+        branch = [
+            "/*0000*/ SHFL.BFLY PT, R2, R0, 0x1, 0x1f ;",
+            "/*0010*/ ISETP.NE.AND P0, PT, R2, RZ, PT ;",
+            "/*0020*/ @P0 BRA `(.L_x_1) ;",
+            "/*0030*/ MOV R5, 0x4 ;",
+            "/*0040*/ BSYNC B0 ;",
+            "/*0050*/ MOV R6, 0x8 ;",
+            "/*0060*/ LDG.E R9, desc[UR4][R6.64] ;",
+            "/*0070*/ LDG.E R10, desc[UR4][R4.64] ;",
+        ]
+        self.assertEqual([i.offset for i in sass.shuffle_addressed(
+            [instruction(t) for t in branch])], [0x70])
+
+    def test_the_compilers_shuffle_copies_are_not_counted(self):
+        code = [instruction(t) for t in (
+            "/*0000*/ SHFL.BFLY PT, R5, R2, 0x10, 0x1f ;",
+            "/*0010*/ WARPSYNC.COLLECTIVE R8, `(.L_x_3) ;",
+            "/*0020*/ SHFL.BFLY P0, R9, R2, R11, R13 ;",
+            "/*0030*/ ENDCOLLECTIVE ;",
+            "/*0040*/ WARPSYNC R8 ;",
+            "/*0050*/ SHFL.BFLY PT, R7, R0, R7, R5 ;",
+            "/*0060*/ RET.REL.NODEC R2 `(kernel) ;")]
+        self.assertEqual(sass.compiler_copies(code), {1, 2, 3, 4, 5, 6})
 
     def test_every_list_of_the_workbook_parses(self):
         from wbcore import course
@@ -211,7 +250,17 @@ class Messages(unittest.TestCase):
                           ("reduceShfl_sm75.txt", "shuffle/reduceShfl"),
                           ("setRowReadCol_sm75.txt", "layout/setRowReadCol"),
                           ("stencilConstant_sm90.txt", "constant/stencilConstant"),
-                          ("stencilReadOnly_sm90.txt", "constant/stencilReadOnly")):
+                          ("stencilReadOnly_sm90.txt", "constant/stencilReadOnly"),
+                          # Honest variants whose listings hold the
+                          # compiler's own shuffle copies and votes.
+                          ("reduceSmemShfl_store_after_the_branch_sm75.txt",
+                           "shuffle/reduceSmemShfl"),
+                          ("reduceSmemShfl_store_after_the_branch_sm90.txt",
+                           "shuffle/reduceSmemShfl"),
+                          ("reduceShfl_rolled_store_after_the_branch_sm75.txt",
+                           "shuffle/reduceShfl"),
+                          ("reduceShfl_rolled_store_after_the_branch_sm90.txt",
+                           "shuffle/reduceShfl")):
             with self.subTest(listing=name):
                 kernels, findings = method.evaluate([("sm_xx", listing(name))], self.facts(key),
                                                     SOURCES, key.split("/")[0] + "/"
