@@ -37,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "common/bank_model.h"
 #include "common/exercise_kernel.h"
 #include "reduction_model.h"
 
@@ -78,7 +79,7 @@ double effectiveBandwidthGBs(std::size_t bytesRead, std::size_t bytesWritten,
                              double milliseconds);
 
 /// Warps in a block of kReduceBlock threads.
-inline constexpr int kReduceWarps = kReduceBlock / 32;
+inline constexpr int kReduceWarps = kReduceBlock / bank::kWarpSize;
 
 /// Where a kernel keeps the block's partial sums.
 enum class SharedArray {

@@ -57,11 +57,10 @@
 namespace wb::shuffle {
 
 /// Warp sums a block of a shuffle reduction keeps in shared memory: one per
-/// warp of kReduceBlock threads.
-constexpr int kWarpSums = reduction::kReduceBlock / kWarpSize;
+/// warp of kReduceBlock threads (the reduction contract's count).
+constexpr int kWarpSums = reduction::kReduceWarps;
 
 static_assert(reduction::kReduceBlock % kWarpSize == 0, "reduction blocks are whole warps");
-static_assert(kWarpSums == reduction::kReduceWarps, "the contract's warp sums, one per warp");
 static_assert(kWarpSums <= kWarpSize, "warp 0 adds up one value per warp");
 static_assert(kShuffleBlock % kWarpSize == 0, "exchange blocks are whole warps");
 
