@@ -139,11 +139,14 @@ def work_bounds(values, reference):
 FULL_WARP = 32.0
 
 
-def shuffle_counter(executions, min_per_warp):
+def shuffle_counter(executions, min_per_warp, max_per_warp=None):
     """[(passed, line)] of the shuffles the launch executed (an
     ncu_source.Executions): at least min_per_warp per warp, since a SHFL
     that the code holds but never runs (behind a branch the contract never
-    takes) moves no value between lanes; and each with the whole warp, since
+    takes) moves no value between lanes; at most max_per_warp where one is
+    given, since where only some warps may shuffle (reduceSmemShfl: warp 0
+    of a block, after the tree) more means every warp shuffles its own
+    values, another exercise's technique; and each with the whole warp, since
     every shuffle of the workbook names all 32 lanes in its mask, and one
     that runs while some of them have left or branched away (a bounds test
     around the warp's shuffles) is undefined."""
@@ -152,8 +155,13 @@ def shuffle_counter(executions, min_per_warp):
     per_warp = shuffles / warps if warps else 0.0
     line = (f"shuffles executed per warp {per_warp:.2f} ({shuffles:.0f} by {warps:.0f} "
             f"warps)")
-    if per_warp >= min_per_warp:
-        said = [(True, line + f", at least {min_per_warp:g}")]
+    if max_per_warp is not None and per_warp > float(max_per_warp) + 1e-6:
+        said = [(False, line + f", expected at most {float(max_per_warp):g}: more warps "
+                 "shuffle than the technique lets (only the last warp adds its sums by "
+                 "shuffle, once the shared-memory tree has brought them down to 32)")]
+    elif per_warp >= min_per_warp:
+        said = [(True, line + f", at least {min_per_warp:g}"
+                 + (f" and at most {float(max_per_warp):g}" if max_per_warp is not None else ""))]
     else:
         said = [(False, line + f", expected at least {min_per_warp:g}: no value moved between "
                  "lanes on this launch (a shuffle the code holds but never runs does not "
@@ -171,7 +179,8 @@ def shuffle_counter(executions, min_per_warp):
     return said
 
 
-def executed_shuffles(runner, kernel, qualified_name, min_per_warp, timeout=180):
+def executed_shuffles(runner, kernel, qualified_name, min_per_warp, timeout=180,
+                      max_per_warp=None):
     """shuffle_counter's [(passed, line)] for the launch of qualified_name by
     `runner kernel`, from the SASS view of ncu's source page, read from
     ncu's report file alone. ToolUnavailable where ncu cannot profile."""
@@ -192,7 +201,7 @@ def executed_shuffles(runner, kernel, qualified_name, min_per_warp, timeout=180)
     except ncu_source.SourcePageError as err:
         raise RuntimeError(f"{err} (exit {proc.returncode}): "
                            f"{_last_line(said, '')}") from None
-    return shuffle_counter(executions, min_per_warp)
+    return shuffle_counter(executions, min_per_warp, max_per_warp)
 
 
 class ToolUnavailable(RuntimeError):

@@ -174,7 +174,8 @@ def stage_profile(runner, kernels, checks=None, reference_modules=None):
                 return f"profile: {k['id']} {wrong[0]}"
         if k.get("minShufflesPerWarp") is not None:
             said = nsight.executed_shuffles(runner, f"{k['section']}/{k['id']}", k["name"],
-                                            float(k["minShufflesPerWarp"]))
+                                            float(k["minShufflesPerWarp"]),
+                                            max_per_warp=k.get("maxShufflesPerWarp"))
             wrong = [line for passed, line in said if not passed]
             checks[f"method_counters:{k['id']}"] = (
                 checks.get(f"method_counters:{k['id']}", False) or bool(wrong))

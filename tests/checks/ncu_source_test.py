@@ -117,6 +117,19 @@ class SassPage(unittest.TestCase):
         self.assertIn("lanes taking part in each shuffle 30.00 of 32", said[1][1])
         self.assertIn("left or branched away", said[1][1])
 
+    def test_more_shuffles_than_the_technique_lets(self):
+        # One SHFL per warp on the page. Where only a quarter of the warps
+        # may shuffle (reduceSmemShfl's 1.25 per warp is 5 shuffles by one
+        # warp of four), a maximum below it fails; at it, it passes.
+        found = ncu_source.executed_by_opcode(text("h100_shflUp_sass_view.txt"))
+        passed, line = nsight.shuffle_counter(found, 0.5, max_per_warp=0.75)[0]
+        self.assertFalse(passed)
+        self.assertIn("shuffles executed per warp 1.00", line)
+        self.assertIn("expected at most 0.75", line)
+        said = nsight.shuffle_counter(found, 1.0, max_per_warp=1.0)
+        self.assertEqual([passed for passed, _ in said], [True, True])
+        self.assertIn("at least 1 and at most 1", said[0][1])
+
     def test_page_without_the_column(self):
         with self.assertRaises(ncu_source.SourcePageError):
             ncu_source.executed_by_opcode(text("h100_cuda_view.txt"))

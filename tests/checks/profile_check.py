@@ -39,6 +39,7 @@ from wbcore import nsight
 def main():
     ap = argparse.ArgumentParser(
         # The summary, then the options; the details follow them.
+        usage="%(prog)s --runner RUNNER --kernel ID --name NAME [EXPECTED ...] [options]",
         description=__doc__.split("\n\n", 1)[0], epilog=__doc__.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runner", required=True)
@@ -58,6 +59,8 @@ def main():
                     help="method: the least share (%%) of fetched global-load bytes used")
     ap.add_argument("--min-shuffles-per-warp", type=float, metavar="N",
                     help="method: the least shuffles each warp executes (SASS page)")
+    ap.add_argument("--max-shuffles-per-warp", type=float, metavar="N",
+                    help="method: the most shuffles each warp executes (with the least)")
     ap.add_argument("--reference-modules", metavar="DIR",
                     help="the reference kernels' module folder: the kernel's work on the "
                          "launch is held to the reference's (wbcore/nsight.py WORK_BOUNDS)")
@@ -186,7 +189,8 @@ def check_method(args):
     if args.min_shuffles_per_warp is not None:
         try:
             said += nsight.executed_shuffles(args.runner, args.kernel, args.name,
-                                             args.min_shuffles_per_warp)
+                                             args.min_shuffles_per_warp,
+                                             max_per_warp=args.max_shuffles_per_warp)
         except nsight.ToolUnavailable as err:
             print(f"skipped: {err}")
             return nsight.SKIP

@@ -66,6 +66,12 @@ struct RunnableKernel {
   /// memory instead, has the instruction but executes none. Empty when not
   /// graded.
   std::optional<double> minShufflesPerWarp;
+  /// The most shuffles each warp of the launch executes, where the
+  /// technique lets only some warps shuffle (reduceSmemShfl: warp 0 of each
+  /// block, after the shared-memory tree): a kernel in which every warp
+  /// shuffles its own values first is reduceShfl's technique. Empty when not
+  /// graded.
+  std::optional<double> maxShufflesPerWarp;
   /// Launches the kernel once at a small size (a single block where the
   /// contract allows it, so the profile counters are exact) and checks the
   /// output; returns "" when correct, else what is wrong.
@@ -85,6 +91,8 @@ inline constexpr double kTreeActiveThreads = 24.0;
 /// least once (on an H100 the reference shflUp executes one per warp, the
 /// dead shuffle of a kernel that reads its partner from global memory none).
 inline constexpr double kShufflesPerWarp = 1.0;
+/// The shuffles one warp makes to add its 32 lanes' values: log2(32).
+inline constexpr int kWarpReduceShuffles = 5;
 
 /// Every section's kernels, in workbook.toml's order of sections.
 std::vector<RunnableKernel> allKernels();

@@ -6,8 +6,8 @@
 //                        sharedLoadWays, sharedStoreWays, globalStoreSectors,
 //                        constantPasses, constantRequests,
 //                        minActiveThreadsPerInstruction, minGlobalLoadEfficiency,
-//                        minShufflesPerWarp (null where the kernel is not
-//                        graded on it)
+//                        minShufflesPerWarp, maxShufflesPerWarp (null where
+//                        the kernel is not graded on it)
 //   wb_run --gpu-check   exit 0 when a usable GPU is present, 77 (and why) if not
 //   wb_run ID            run section/id (e.g. layout/square_setRowReadCol)
 //
@@ -70,7 +70,7 @@ int usage(const char* why) {
                "               exercise, name, sharedLoadWays, sharedStoreWays,\n"
                "               globalStoreSectors, constantPasses, constantRequests,\n"
                "               minActiveThreadsPerInstruction, minGlobalLoadEfficiency,\n"
-               "               minShufflesPerWarp (null when not graded on it)\n"
+               "               minShufflesPerWarp, maxShufflesPerWarp (null when not graded on it)\n"
                "  --gpu-check  exit 0 with a usable GPU, 77 (and the reason) without\n"
                "  SECTION/ID   launch that kernel once at a small size and check its output\n"
                "exit: 0 right, 1 wrong, 2 usage, 3 CUDA error, 75 GPU held by another process\n"
@@ -135,13 +135,14 @@ void printKernelList(const std::vector<wb::runner::RunnableKernel>& kernels) {
                 "\"sharedLoadWays\": %s, \"sharedStoreWays\": %s, \"globalStoreSectors\": %s, "
                 "\"constantPasses\": %s, \"constantRequests\": %s, "
                 "\"minActiveThreadsPerInstruction\": %s, \"minGlobalLoadEfficiency\": %s, "
-                "\"minShufflesPerWarp\": %s}%s\n",
+                "\"minShufflesPerWarp\": %s, \"maxShufflesPerWarp\": %s}%s\n",
                 jsonString(k.section).c_str(), jsonString(k.id).c_str(),
                 jsonString(k.exercise).c_str(), jsonString(k.qualifiedName).c_str(),
                 jsonNumber(k.sharedLoadWays).c_str(), jsonNumber(k.sharedStoreWays).c_str(),
                 jsonNumber(k.globalStoreSectors).c_str(), jsonNumber(k.constantPasses).c_str(),
                 jsonNumber(k.constantRequests).c_str(), jsonNumber(k.minActiveThreadsPerInstruction).c_str(),
                 jsonNumber(k.minGlobalLoadEfficiency).c_str(), jsonNumber(k.minShufflesPerWarp).c_str(),
+                jsonNumber(k.maxShufflesPerWarp).c_str(),
                 i + 1 < kernels.size() ? "," : "");
   }
   std::printf("]\n");

@@ -44,6 +44,14 @@ std::vector<RunnableKernel> shuffleKernels() {
     // Every warp adds its lanes' sums by shuffle; in reduceSmemShfl only
     // warp 0 does, five shuffles a block, 1.25 per warp of the launch.
     r.minShufflesPerWarp = kShufflesPerWarp;
+    // reduceSmemShfl's tree runs in shared memory and only warp 0 of a block
+    // shuffles, once its 32 sums are in registers: five shuffles a block of
+    // kReduceWarps warps (1.25 per warp), exactly, on every GPU. A kernel in
+    // which every warp shuffles its own values first (5 per warp), or
+    // reduceShfl with rolled loops, is the other exercise's technique.
+    if (k.shared == reduction::SharedArray::Static) {
+      r.maxShufflesPerWarp = static_cast<double>(kWarpReduceShuffles) / reduction::kReduceWarps;
+    }
     r.runOnce = [&k] {
       // Three full blocks and a partial fourth, with a tail that is not a
       // multiple of a warp, the block or the unroll factor.
