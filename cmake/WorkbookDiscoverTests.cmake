@@ -19,6 +19,7 @@
 #              exercise's tests, linked with that exercise's object alone)
 #   WB_EXERCISE_BY_PARAMETER  true where a parameterised test's parameter
 #              name starts with the exercise of the kernel it runs
+#   WB_BATCH_GPU_TESTS, WB_BATCH_TIMEOUT, WB_BATCHES  the batch runs (below)
 #
 # This script is the one place that reads GoogleTest's names; everything
 # else (the grader, ./workbook, the checks) reads the labels set here,
@@ -51,6 +52,18 @@
 # Every test runs through the verdict wrapper: passed only when GoogleTest's
 # report says so; a test GoogleTest reports as skipped (no GPU) exits 77,
 # which CTest reports as skipped.
+#
+# Batches: the GPU tests of one exercise in a section's kernel tests also
+# run together, in one process, first: a CTest test `<prefix><exercise>.batch`
+# (label `batch`, which wbcore/ctest_listing.py leaves out of every listing)
+# that each of them requires as a fixture, so any selection of them runs it
+# before them. It keeps, in WB_BATCHES<exercise>/, the verdict of each test
+# that passed or was skipped there; a test reads it (--from-batch) while the
+# executable, the modules the batch loaded and the seed are unchanged, and
+# runs alone otherwise: every failure is run again in a process of its own,
+# since a kernel that faults breaks the CUDA context for the tests after it.
+# The batch itself always passes (a failed fixture would leave its tests not
+# run) and stops itself after WB_BATCH_TIMEOUT seconds.
 
 cmake_policy(VERSION 3.24)
 
@@ -112,6 +125,8 @@ endif()
 
 string(REPLACE "\n" ";" lines "${listing}")
 set(suite "")
+# Every executable's discovery runs in the same CTest scope: start empty.
+set(batched_exercises "")
 foreach(line IN LISTS lines)
   if(line MATCHES "^([^ #][^ ]*)\\.")
     set(suite "${CMAKE_MATCH_1}")
@@ -161,8 +176,15 @@ foreach(line IN LISTS lines)
       endforeach()
     endif()
     set(name "${WB_PREFIX}${full}")
+    set(from_batch "")
+    if(WB_BATCH_GPU_TESTS AND kind STREQUAL "gpu" AND WB_EXERCISE_BY_PARAMETER
+       AND NOT exercise STREQUAL "")
+      set(from_batch --from-batch "${WB_BATCHES}${exercise}")
+      list(APPEND "batch_${exercise}" "${full}")
+      list(APPEND batched_exercises "${exercise}")
+    endif()
     add_test("${name}" "${WB_PYTHON}" -I -S "${WB_VERDICT}" --test "${full}" --name "${name}"
-             ${links}
+             ${links} ${from_batch}
              -- "${WB_EXE}")
     set(serial FALSE)
     if(kind STREQUAL "perf")
@@ -174,5 +196,26 @@ foreach(line IN LISTS lines)
       RUN_SERIAL ${serial}
       SKIP_RETURN_CODE 77
       ENVIRONMENT "${environment}")
+    if(from_batch)
+      set_tests_properties("${name}" PROPERTIES
+        FIXTURES_REQUIRED "${WB_PREFIX}${exercise}.batch")
+    endif()
   endif()
+endforeach()
+
+if(batched_exercises)
+  list(REMOVE_DUPLICATES batched_exercises)
+endif()
+foreach(exercise IN LISTS batched_exercises)
+  set(batch "${WB_PREFIX}${exercise}.batch")
+  add_test("${batch}" "${WB_PYTHON}" -I -S "${WB_VERDICT}" --batch "${WB_BATCHES}${exercise}"
+           --batch-timeout "${WB_BATCH_TIMEOUT}" --batch-tests ${batch_${exercise}}
+           -- "${WB_EXE}")
+  math(EXPR batch_limit "${WB_BATCH_TIMEOUT} + 30")
+  set_tests_properties("${batch}" PROPERTIES
+    LABELS "${WB_LABELS};batch;exercise=${exercise}"
+    FIXTURES_SETUP "${batch}"
+    TIMEOUT "${batch_limit}"
+    ENVIRONMENT "${environment}")
+  unset("batch_${exercise}")
 endforeach()

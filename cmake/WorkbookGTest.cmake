@@ -22,6 +22,12 @@ endif()
 set(WB_TIMEOUT_host 60 CACHE STRING "Timeout of a host test, in seconds")
 set(WB_TIMEOUT_gpu 60 CACHE STRING "Timeout of a GPU correctness test, in seconds")
 set(WB_TIMEOUT_perf 300 CACHE STRING "Timeout of a GPU performance test, in seconds")
+# An exercise's GPU correctness tests first run together in one process (a
+# CUDA context costs about half a second a process); each test then takes
+# the verdict of that run where it passed or skipped there, and runs alone
+# otherwise (cmake/WorkbookDiscoverTests.cmake).
+option(WB_BATCH_GPU_TESTS "Run an exercise's GPU tests in one process first" ON)
+set(WB_BATCH_TIMEOUT 30 CACHE STRING "Seconds an exercise's batch of GPU tests may run")
 
 # The interpreter the verdict wrapper runs under, resolved past launchers
 # such as pyenv's shims (which cost about 70 ms a start), and started with
@@ -84,6 +90,9 @@ set(WB_VERDICT [==[${CMAKE_SOURCE_DIR}/wbcore/gtest_verdict.py]==])
 set(WB_TIMEOUT_host ${WB_TIMEOUT_host})
 set(WB_TIMEOUT_gpu ${WB_TIMEOUT_gpu})
 set(WB_TIMEOUT_perf ${WB_TIMEOUT_perf})
+set(WB_BATCH_GPU_TESTS ${WB_BATCH_GPU_TESTS})
+set(WB_BATCH_TIMEOUT ${WB_BATCH_TIMEOUT})
+set(WB_BATCHES [==[${CMAKE_BINARY_DIR}/Testing/batches/${ARG_PREFIX}]==])
 set(WB_COURSE [==[${WB_COURSE_CMAKE}]==])
 set(WB_SECTION [==[${ARG_SECTION}]==])
 set(WB_EXERCISE [==[${ARG_EXERCISE}]==])

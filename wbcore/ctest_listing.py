@@ -26,6 +26,10 @@ KINDS = ("host", "gpu", "perf", "profile", "sanitize", "method", "mutant")
 # A failing stand-in the discovery scripts add for tests they could not list
 # (an executable that was not built, a runner that cannot list its kernels).
 PLACEHOLDER_LABEL = "placeholder"
+# The run of an exercise's GPU tests in one process that each of them reads
+# its verdict from (cmake/WorkbookDiscoverTests.cmake): a CTest fixture, not
+# a check of its own, so no listing shows it and no result counts it.
+BATCH_LABEL = "batch"
 # The argument of wbcore/gtest_verdict.py that names the GoogleTest
 # test a CTest test runs.
 GTEST_ARGUMENT = "--test"
@@ -124,7 +128,7 @@ def describe(name, labels, all_exercises, command=()):
 
 def parse(document, all_exercises=None):
     """[ListedTest] in CTest's order from the text (or the parsed object) of
-    `ctest --show-only=json-v1`."""
+    `ctest --show-only=json-v1`, the batch runs left out (BATCH_LABEL)."""
     all_exercises = wbex.exercises() if all_exercises is None else all_exercises
     if isinstance(document, (str, bytes)):
         try:
@@ -139,6 +143,8 @@ def parse(document, all_exercises=None):
         for prop in test.get("properties", []):
             if prop.get("name") == "LABELS":
                 labels = tuple(prop.get("value") or ())
+        if BATCH_LABEL in labels:
+            continue
         tests.append(describe(test.get("name", ""), labels, all_exercises,
                               test.get("command") or ()))
     return tests

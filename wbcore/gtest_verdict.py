@@ -32,6 +32,24 @@ for a failure, why. The child's stdout and stderr are relayed to this
 process's as they come; nothing the child prints is read for the verdict (a
 GPU kernel can printf any line, "[  PASSED  ]" included).
 
+Batches. With --batch DIR --batch-tests SUITE.NAME ..., the tests run in
+one process of EXE (a filter naming each), and DIR (its .json files removed
+first) receives a file per test that passed there by the rules above, the
+rest of the report accounted for (status 0, or 1 with a failed test in
+it): the verdict, the modules loaded, and the size and time of the
+executable and of each module file with WB_SEED and WB_MODULES. This mode
+always exits 0 and stops the process after --batch-timeout seconds
+(default 30): it is a CTest fixture, and a failed one would keep its tests
+from running. With --from-batch DIR, a single test whose file is there,
+with those inputs unchanged, takes that verdict (and writes its record
+from it) without running; any other test, failures included, runs alone
+as above. A failure is never taken from a batch: a kernel that faults
+breaks the CUDA context for every test after it in that process. Known
+limit: the tests of a batch share a process, so a module's `__device__`
+variables keep their values from one test to the next there; a kernel
+that passes only after an earlier launch has set them would pass there
+and fail alone.
+
 --test must name exactly one test: no filter pattern characters (* ? : -).
 ARGS may not hold --gtest_filter, --gtest_output or --gtest_flagfile (a usage
 error); the GoogleTest variables that would choose other tests or another
@@ -114,7 +132,9 @@ DROPPED_ENV = ("GTEST_FILTER", "GTEST_OUTPUT", "GTEST_FLAGFILE", "GTEST_TOTAL_SH
                "GTEST_SHARD_INDEX", "GTEST_SHARD_STATUS_FILE", "GTEST_ALSO_RUN_DISABLED_TESTS",
                "GTEST_LIST_TESTS", "WB_TEST_RECORDS", "WB_GPU_CONTENTION_LOG")
 USAGE = ("usage: gtest_verdict.py --test SUITE.NAME [--name CTEST_NAME] "
-         "[--links SECTION/EXERCISE ...] -- EXE [EXE ARGS...]")
+         "[--links SECTION/EXERCISE ...] [--from-batch DIR] -- EXE [EXE ARGS...]\n"
+         "       gtest_verdict.py --batch DIR --batch-tests SUITE.NAME ... "
+         "[--batch-timeout S] -- EXE [EXE ARGS...]")
 # --help: the usage, what it does, the options; the module's docstring is the
 # manual (the verdict rules, records, signals, limits).
 HELP = USAGE + """
@@ -128,6 +148,11 @@ options:
   --name CTEST_NAME     the CTest name; with WB_TEST_RECORDS, names the record
   --links SECTION/EXERCISE ...
                         exercises linked into EXE, added to the record
+  --from-batch DIR      take the verdict of the batch run in DIR when it
+                        passed the test, else run it alone
+  --batch DIR           run the --batch-tests in one process, keep their
+                        passes in DIR; always exits 0
+  --batch-timeout S     the batch's limit in seconds (default 30)
   -- EXE [EXE ARGS...]  the test executable and its own arguments
   -h, --help            print this text and exit
 """
@@ -158,9 +183,15 @@ def emit(fd, data):
 # Command line
 
 
-def parse_args(argv):
+def parse_args(argv, batch=None):
+    """(test, name, links, command); `batch`, a dict when given, receives
+    the batch options: "run" (the folder of a batch run), "tests", "timeout",
+    "from" (the folder a single test reads its batch verdict from)."""
     test = name = None
     links = []
+    if batch is None:
+        batch = {}
+    batch.update({"run": None, "tests": [], "timeout": 30.0, "from": None})
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -182,6 +213,28 @@ def parse_args(argv):
                 test = value
             else:
                 name = value
+        elif key in ("--batch", "--from-batch", "--batch-timeout"):
+            if not has_value:
+                i += 1
+                if i >= len(argv):
+                    raise UsageError(f"{key} needs a value")
+                value = argv[i]
+            if key == "--batch-timeout":
+                try:
+                    batch["timeout"] = float(value)
+                except ValueError:
+                    raise UsageError(f"--batch-timeout {value!r} is not a number of seconds") \
+                        from None
+                if not batch["timeout"] > 0:
+                    raise UsageError("--batch-timeout must be positive")
+            else:
+                batch["run" if key == "--batch" else "from"] = value
+        elif key == "--batch-tests":
+            while i + 1 < len(argv) and not argv[i + 1].startswith("-"):
+                i += 1
+                batch["tests"].append(argv[i])
+            if not batch["tests"]:
+                raise UsageError("--batch-tests needs at least one SUITE.NAME")
         elif key == "--links":
             values = [value] if has_value else []
             while not has_value and i + 1 < len(argv) and not argv[i + 1].startswith("-"):
@@ -196,12 +249,19 @@ def parse_args(argv):
     else:
         raise UsageError("missing '-- EXE': the test executable comes after '--'")
 
+    if batch["run"] is not None:
+        if test is not None or batch["from"] is not None or not batch["tests"]:
+            raise UsageError("--batch takes --batch-tests, not --test or --from-batch")
+        test = batch["tests"][0]
+    elif batch["tests"]:
+        raise UsageError("--batch-tests needs --batch DIR")
     if test is None:
         raise UsageError("--test SUITE.NAME is required")
-    if "." not in test or test.startswith(".") or test.endswith(".") or \
-            any(c in test for c in "*?:-") or any(c.isspace() for c in test):
-        raise UsageError(f"--test {test!r} is not one GoogleTest test name SUITE.NAME "
-                         "(no pattern characters * ? : -)")
+    for one in batch["tests"] or [test]:
+        if "." not in one or one.startswith(".") or one.endswith(".") or \
+                any(c in one for c in "*?:-") or any(c.isspace() for c in one):
+            raise UsageError(f"--test {one!r} is not one GoogleTest test name SUITE.NAME "
+                             "(no pattern characters * ? : -)")
     if name is not None and (not name or "\n" in name or "\0" in name):
         raise UsageError("--name must be a non-empty single line")
     for link in links:
@@ -544,11 +604,19 @@ class Child:
             return "signal", os.WTERMSIG(status)
         return "exit", os.WEXITSTATUS(status)
 
-    def wait(self):
-        """Relays the output until the child ends: (how, code)."""
+    def wait(self, deadline=None):
+        """Relays the output until the child ends: (how, code). With a
+        deadline (time.monotonic()), the group is killed when it passes."""
         while self.pump(200):
             if self.exited(block=False):
                 break
+            if deadline is not None and time.monotonic() > deadline:
+                break
+        while deadline is not None and not self.exited(block=False):
+            if time.monotonic() > deadline:
+                self.kill_group(signal.SIGKILL)
+                break
+            time.sleep(0.05)
         self.exited(block=True)
         result = self.reap()
         self.drain(1.0)
@@ -570,6 +638,159 @@ class Child:
 # --------------------------------------------------------------------------
 
 
+# --------------------------------------------------------------------------
+# Batches: an exercise's tests in one process, each test's verdict kept
+
+
+BATCH_ENV = ("WB_SEED", "WB_MODULES")   # the run's inputs besides the files
+
+
+def batch_file(folder, test):
+    return os.path.join(folder, test.replace("/", "%2F") + ".json")
+
+
+def batch_inputs(command, modules):
+    """{path: [mtime_ns, size]} of the test executable and of each module
+    file `modules` names ("section/exercise", found in WB_MODULES' folders
+    as the harness finds it), and the environment the verdict depends on:
+    a kept verdict stands only while all of them are unchanged."""
+    files = {}
+    paths = [command[0]]
+    folders = [f for f in os.environ.get("WB_MODULES", "").split(":") if f]
+    for key in modules:
+        for folder in folders:
+            candidate = os.path.join(folder, key + ".fatbin")
+            if os.path.exists(candidate):
+                paths.append(candidate)
+                break
+    for path in paths:
+        try:
+            st = os.stat(path)
+            files[os.path.abspath(path)] = [st.st_mtime_ns, st.st_size]
+        except OSError:
+            files[os.path.abspath(path)] = None
+    return {"files": files, "env": {k: os.environ.get(k) for k in BATCH_ENV}}
+
+
+def batch_verdicts(tests, how, code, report_bytes, report_problem):
+    """{test: (verdict, reason)} of the tests of a batch whose pass can
+    stand for a run alone: the process exited (status 0, or 1 with a
+    failing test in the report to account for it), the report holds each
+    test once, and the entry ran and completed with no failure. A failed
+    test is not kept: a kernel that faults leaves the CUDA context broken
+    for every test after it in the process, so each failure is run again
+    alone; nor a skipped one, whose reason only its own output shows."""
+    if how != "exit" or code not in (0, 1) or report_problem or report_bytes is None:
+        return {}
+    try:
+        doc = json.loads(report_bytes.decode("utf-8"))
+        entries, failing = {}, 0
+        for suite in doc["testsuites"]:
+            for entry in suite["testsuite"]:
+                full = f"{suite['name']}.{entry['name']}"
+                if not isinstance(entry.get("failures", []), list):
+                    return {}
+                failing += bool(entry.get("failures"))
+                entries.setdefault(full, []).append(entry)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return {}
+    if code == 1 and not failing:
+        return {}   # something failed that no test's entry shows
+    kept = {}
+    for test in tests:
+        found = entries.get(test, [])
+        if (len(found) == 1 and not found[0].get("failures") and found[0].get("status") == "RUN"
+                and found[0].get("result") == "COMPLETED"):
+            kept[test] = ("passed", "GoogleTest reports it passed (in its exercise's run of "
+                                    "all its tests)")
+    return kept
+
+
+def run_batch(folder, tests, command, timeout):
+    """Runs `tests` in one process of `command`, and writes in `folder` (its
+    earlier files removed first) a file per test batch_verdicts keeps
+    (batch_file: the verdict, the modules loaded, batch_inputs). Never
+    fails the CTest test it is: the tests that require it would then not run
+    at all; each one whose verdict is not kept runs alone instead."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+        for entry in os.scandir(folder):
+            if entry.name.endswith(".json"):
+                os.unlink(entry.path)
+    except OSError as error:
+        verdict_line(None, f"batch: {folder} could not be cleared ({error}); every test "
+                           "runs alone")
+        return EXIT_PASSED
+    try:
+        tmp = make_private_dir()
+    except OSError as error:
+        verdict_line(None, f"batch: {error}; every test runs alone")
+        return EXIT_PASSED
+    child = None
+    try:
+        report = os.path.join(tmp, "report.json")
+        modules_log = os.path.join(tmp, "modules.log")
+        env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
+        env["WB_MODULES_LOG"] = modules_log
+        env["WB_GPU_CONTENTION_LOG"] = os.path.join(tmp, "contention.log")
+        args = [*command, "--gtest_filter=" + ":".join(tests), f"--gtest_output=json:{report}"]
+        child = Child()
+        try:
+            try:
+                child.start(args, env)
+            except OSError as error:
+                verdict_line(None, f"batch: cannot run {command[0]}: {error}; every test "
+                                   "runs alone")
+                return EXIT_PASSED
+            how, code = child.wait(deadline=time.monotonic() + timeout)
+        except Stopped:
+            how, code = child.stop()
+        if child.stop_signal is not None:
+            verdict_line(child, "batch: stopped; every test runs alone")
+            return EXIT_PASSED
+        report_bytes, report_problem = read_plain(report)
+        kept = batch_verdicts(tests, how, code, report_bytes, report_problem)
+        modules_bytes, modules_problem = read_plain(modules_log)
+        if modules_problem:
+            kept = {}
+        lines = (modules_bytes or b"").decode("utf-8", "replace").splitlines()
+        modules = sorted({line.strip() for line in lines if line.strip()})
+        inputs = batch_inputs(command, modules)
+        for test, (verdict, reason) in kept.items():
+            doc = {"test": test, "verdict": verdict, "reason": reason, "modules": modules,
+                   **inputs}
+            _write_json(folder, test, ".json", doc)
+        verdict_line(child, f"batch: {len(kept)} of {len(tests)} test(s) kept "
+                            f"({describe_end(how, code)}); the others run alone")
+        return EXIT_PASSED
+    except OSError as error:
+        verdict_line(child, f"batch: {error}; every test runs alone")
+        return EXIT_PASSED
+    finally:
+        if child is not None and child.pid is not None and not child.done:
+            child.kill_group(signal.SIGKILL)
+        remove_tree(tmp)
+
+
+def kept_verdict(folder, test, command):
+    """("passed", reason, modules) the batch run in `folder` kept for `test`,
+    or None: no file, or one whose inputs (executable, modules, seed) have
+    changed since."""
+    data, problem = read_plain(batch_file(folder, test))
+    if data is None or problem:
+        return None
+    try:
+        doc = json.loads(data.decode("utf-8"))
+        if doc["test"] != test or doc["verdict"] != "passed":
+            return None
+        modules = [str(m) for m in doc["modules"]]
+        if batch_inputs(command, modules) != {"files": doc["files"], "env": doc["env"]}:
+            return None
+        return doc["verdict"], str(doc["reason"]), modules
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
 def verdict_line(child, text):
     prefix = b"" if child is None or child.last_byte == b"\n" else b"\n"
     try:
@@ -587,8 +808,9 @@ def fail_usage(message):
 
 
 def main(argv):
+    batch = {}
     try:
-        test, name, links, command = parse_args(argv)
+        test, name, links, command = parse_args(argv, batch)
     except UsageError as error:
         if str(error):
             return fail_usage(f"{error}\n{USAGE}")
@@ -601,6 +823,21 @@ def main(argv):
             return fail_usage(f"{test}: the test executable {exe} does not exist (is it built?)")
         if os.path.isdir(exe) or not os.access(exe, os.X_OK):
             return fail_usage(f"{test}: the test executable {exe} is not an executable file")
+
+    if batch["run"] is not None:
+        return run_batch(batch["run"], batch["tests"], command, batch["timeout"])
+    kept = kept_verdict(batch["from"], test, command) if batch["from"] else None
+    if kept is not None:
+        verdict, reason, modules = kept
+        records = os.environ.get("WB_TEST_RECORDS")
+        if records and name is not None and os.path.isdir(records):
+            try:
+                write_record(records, name, verdict, reason, sorted(set(modules) | set(links)))
+            except OSError as error:
+                verdict_line(None, f"{PROG}: warning: could not write the record in "
+                                   f"{records}: {error}")
+        verdict_line(None, f"{verdict.upper()} {test}: {reason}")
+        return EXIT_PASSED
 
     try:
         tmp = make_private_dir()
