@@ -414,6 +414,67 @@ class VerdictTest(unittest.TestCase):
                 self.assertIn("gtest_verdict: ERROR", run.stderr)
         self.assertEqual(list(self.records.iterdir()), [])
 
+    # Batches: an exercise's tests in one process, passes kept for each test.
+    def run_batch(self, folder, tests, extra=()):
+        args = [sys.executable, str(WRAPPER), "--batch", str(folder), *extra,
+                "--batch-tests", *tests, "--", str(self.exe)]
+        return subprocess.run(args, capture_output=True, text=True, env=self.env(False),
+                              timeout=60)
+
+    def run_from_batch(self, folder, test):
+        return self.run_wrapper(test, extra=(), records=True) if folder is None else \
+            subprocess.run([sys.executable, str(WRAPPER), "--test", test, "--name", f"wb.{test}",
+                            "--from-batch", str(folder), "--", str(self.exe)],
+                           capture_output=True, text=True, env=self.env(), timeout=60)
+
+    def test_a_batch_keeps_its_passes_and_every_failure_runs_alone(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = pathlib.Path(tmp) / "batch"
+            run = self.run_batch(folder, ["V.Pass", "V.Fail", "V.Skip"])
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+            self.assertIn("batch: 1 of 3 test(s) kept", run.stdout)
+            self.assertEqual(sorted(p.name for p in folder.iterdir()), ["V.Pass.json"])
+            kept = self.run_from_batch(folder, "V.Pass")
+            self.assertEqual(kept.returncode, 0)
+            self.assertNotIn("[ RUN      ]", kept.stdout)   # taken from the batch, not run
+            self.assertIn("in its exercise's run of all its tests", kept.stdout)
+            self.assertEqual(self.record("wb.V.Pass")["verdict"], "passed")
+            alone = self.run_from_batch(folder, "V.Fail")
+            self.assertEqual(alone.returncode, 1)
+            self.assertIn("[ RUN      ] V.Fail", alone.stdout)
+            skipped = self.run_from_batch(folder, "V.Skip")
+            self.assertEqual(skipped.returncode, 77)
+            self.assertIn("no GPU here", skipped.stdout)
+
+    def test_a_kept_pass_stands_only_while_its_executable_is_unchanged(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = pathlib.Path(tmp) / "batch"
+            self.run_batch(folder, ["V.Pass"])
+            stat = os.stat(self.exe)
+            try:
+                os.utime(self.exe, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+                again = self.run_from_batch(folder, "V.Pass")
+            finally:
+                os.utime(self.exe, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+            self.assertEqual(again.returncode, 0)
+            self.assertIn("[ RUN      ] V.Pass", again.stdout)   # run alone
+
+    def test_a_batch_that_crashes_or_hangs_keeps_nothing_and_passes(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = pathlib.Path(tmp) / "batch"
+            folder.mkdir()
+            (folder / "V.Pass.json").write_text("{}")   # an earlier run's: removed
+            run = self.run_batch(folder, ["V.Pass", "V.Crash"])
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+            self.assertEqual(list(folder.iterdir()), [])
+            started = time.monotonic()
+            run = self.run_batch(folder, ["V.Pass", "V.Sleep"], extra=("--batch-timeout", "1"))
+            self.assertLess(time.monotonic() - started, 20)
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+            self.assertEqual(list(folder.iterdir()), [])
+            pids = [int(w.split("=")[1]) for w in run.stdout.split() if w.startswith(("pid=", "child="))]
+            self.assertEqual(wait_gone(pids), [])
+
     def test_the_private_folder_is_removed(self):
         with tempfile.TemporaryDirectory() as tmp:
             env = self.env()
