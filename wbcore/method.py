@@ -24,7 +24,9 @@ address is invisible to the classes of global and shared memory, so a
 kernel could hide the loads a fact forbids behind one (a pointer passed
 through a shuffle or an asm statement compiles to LD/ST), and a shuffle
 that moves an index or an address, not the value, lets a kernel load the
-partner's value itself (SHFL.ADDRESSED). No reference kernel does either.
+partner's value itself (SHFL.ADDRESSED), and a barrier that counts
+(BAR.RED, __syncthreads_count) can add a block's values bit by bit without
+shared memory or shuffles. No reference kernel does any of these.
 """
 import dataclasses
 import re
@@ -40,7 +42,10 @@ LINES_SHOWN = 4
 EVERY_KERNEL = ["no GENERIC: every load and store must name its memory (global, shared, "
                 "constant); a generic LD or ST hides which one it reaches from these checks",
                 "no SHFL.ADDRESSED: a shuffle moves values between lanes; loading from an "
-                "address a shuffle computed fetches the value instead of moving it"]
+                "address a shuffle computed fetches the value instead of moving it",
+                "no BAR.RED: a count or vote taken by the barrier itself "
+                "(__syncthreads_count) is not one of the chapter's techniques; a block sum "
+                "can be built from such counts bit by bit"]
 
 
 class FactError(ValueError):
@@ -181,10 +186,7 @@ def evaluate(listings, facts, sources=(), exercise_file=""):
             kernel = sass.short_name(name)
             checked.append(f"{kernel} ({arch})" if arch else kernel)
             by_class = {}
-            copies = sass.compiler_copies(instructions)
-            for index, i in enumerate(instructions):
-                if index in copies:
-                    continue
+            for i in sass.counted(instructions):
                 for cls in sass.classes(i):
                     by_class.setdefault(cls, []).append(i)
             addressed = sass.shuffle_addressed(instructions)

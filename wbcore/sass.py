@@ -225,6 +225,7 @@ class Instruction:
     opcode: str         # "LDG.E.CONSTANT.SYS"
     operands: str       # "R2, [R4.64+0x10]"
     locations: tuple    # Location, innermost first (the code's own line, then the call sites)
+    routine: str = ""   # the subroutine it belongs to (the kernel's name for its own code)
 
     @property
     def base(self):
@@ -254,6 +255,7 @@ class Function:
 
 _SECTION_RE = re.compile(r"^\s*\.section\s+\.text\.([^,\s]+)")
 _ENTRY_RE = re.compile(r'^\s*\.other\s+([^,\s]+),\s*@"[^"]*STO_CUDA_ENTRY')
+_ROUTINE_RE = re.compile(r"^\s*\.type\s+([^,\s]+),\s*@function")
 _FILE_RE = re.compile(r'^\s*//## File "([^"]*)", line (\d+)(.*)$')
 _INLINED_RE = re.compile(r'inlined at "([^"]*)", line (\d+)')
 _INSTRUCTION_RE = re.compile(
@@ -266,6 +268,7 @@ def parse(text):
     current = None
     entries = set()
     location = ()
+    routine = ""
     for raw in text.splitlines():
         m = _ENTRY_RE.match(raw)
         if m:
@@ -278,6 +281,13 @@ def parse(text):
             current = Function(m.group(1), m.group(1) in entries, [])
             functions.append(current)
             location = ()
+            routine = m.group(1)
+            continue
+        m = _ROUTINE_RE.match(raw)
+        if m:
+            # A subroutine inside the section: the compiler's own helpers
+            # and the exercise's __noinline__ functions of internal linkage.
+            routine = m.group(1)
             continue
         m = _FILE_RE.match(raw)
         if m:
@@ -294,7 +304,7 @@ def parse(text):
         if m and current is not None:
             current.instructions.append(Instruction(
                 int(m.group(1), 16), (m.group(2) or "").strip(), m.group(3),
-                m.group(4).strip(), location))
+                m.group(4).strip(), location, routine))
     for f in functions:
         f.entry = f.entry or f.name in entries
     return functions
@@ -312,6 +322,8 @@ CLASSES = {
     "ATOMS": "a shared-memory atomic (ATOMS)",
     "REDUX": "a warp-wide reduction in one instruction (REDUX, __reduce_*_sync, sm_80 and newer)",
     "BAR": "a block barrier (BAR, __syncthreads)",
+    "BAR.RED": "a barrier that also counts or votes across the block (BAR.RED: "
+               "__syncthreads_count, __syncthreads_and, __syncthreads_or)",
     "LDG": "a global-memory load (LDG), on any path",
     "LDG.RO": "a global load through the read-only cache (LDG .CONSTANT or .NC, __ldg)",
     "LDG.PLAIN": "a global load that is not on the read-only path",
@@ -365,6 +377,8 @@ def classes(instr):
     elif base == "BAR" and "ARV" not in mods:
         # BAR.SYNC (and .DEFER_BLOCKING); BAR.ARV arrives without waiting.
         found.add("BAR")
+        if "RED" in mods:
+            found.add("BAR.RED")
     elif base == "LDG":
         found.add("LDG")
         found.add("LDG.RO" if ("CONSTANT" in mods or "NC" in mods) else "LDG.PLAIN")
@@ -453,13 +467,23 @@ def _destination(instr):
     return (first, first + 1) if wide else (first,)
 
 
+# The toolkit's shuffle helper for a diverged warp on targets before sm_80
+# ($__internal_0_$__cuda_sm70_shflsync_bfly_p): a subroutine in the kernel's
+# own section, called from the compiler's fallback path.
+_COMPILER_SHUFFLE_HELPER_RE = re.compile(r"^\$__internal_\d+_\$__cuda_sm70_shflsync_\w+$")
+_CALL_TARGET_RE = re.compile(r"`\(\s*([^)\s]+)\s*\)")
+
+
 def compiler_copies(instructions):
     """Indices of the instructions the compiler adds as a divergent warp's
     fallback for a full-mask shuffle: the WARPSYNC.COLLECTIVE ...
     ENDCOLLECTIVE blocks of sm_80 and newer, and on older targets the body of
-    its shuffle helper (a WARPSYNC, the SHFL, the RET). They repeat the
-    kernel's own shuffles for a path a converged warp never takes, so the
-    method facts do not count them."""
+    the toolkit's shuffle helper (__cuda_sm70_shflsync_*: a WARPSYNC, the
+    SHFL, the RET) and the calls to it. They repeat the kernel's own
+    shuffles for a path a converged warp never takes, so the method facts
+    do not count them. A SHFL in a subroutine of the exercise's own (a
+    __noinline__ function) is not the compiler's: routine_calls counts it
+    at each call."""
     skip = set()
     inside = False
     for index, i in enumerate(instructions):
@@ -469,12 +493,55 @@ def compiler_copies(instructions):
             skip.add(index)
         if i.base == "ENDCOLLECTIVE":
             inside = False
-        if (i.base == "SHFL" and index + 1 < len(instructions)
-                and instructions[index + 1].base == "RET"):
-            skip.update({index, index + 1})
-            if index > 0 and instructions[index - 1].base == "WARPSYNC":
-                skip.add(index - 1)
+        if _COMPILER_SHUFFLE_HELPER_RE.match(i.routine):
+            skip.add(index)
+        if i.base == "CALL" and _COMPILER_SHUFFLE_HELPER_RE.match(call_target(i) or ""):
+            skip.add(index)
     return skip
+
+
+def call_target(instr):
+    """The routine a CALL names (its label or symbol), or None."""
+    if instr.base != "CALL":
+        return None
+    m = _CALL_TARGET_RE.search(instr.operands)
+    return m.group(1) if m else None
+
+
+def routines(instructions):
+    """{routine name: [index]} of the subroutines in a kernel's code (every
+    routine but the kernel's own, which comes first)."""
+    bodies = {}
+    own = instructions[0].routine if instructions else ""
+    for index, i in enumerate(instructions):
+        if i.routine and i.routine != own:
+            bodies.setdefault(i.routine, []).append(index)
+    return bodies
+
+
+def counted(instructions, depth=4):
+    """The instructions the method facts count, with their repeats: the
+    kernel's own code (the compiler's copies left out), and a subroutine's
+    instructions once for each CALL to it, where the call is, as if the
+    routine were inlined: a shuffle hidden in a __noinline__ helper called
+    ten times counts ten times, and its opcode counts like any other."""
+    skip = compiler_copies(instructions)
+    bodies = routines(instructions)
+    in_routine = {k for indices in bodies.values() for k in indices}
+
+    def expand(indices, level):
+        out = []
+        for index in indices:
+            if index in skip:
+                continue
+            i = instructions[index]
+            target = call_target(i)
+            if target in bodies and level < depth:
+                out.extend(expand(bodies[target], level + 1))
+            out.append(i)
+        return out
+
+    return expand([k for k in range(len(instructions)) if k not in in_routine], 0)
 
 
 def shuffle_addressed(instructions):
@@ -491,17 +558,34 @@ def shuffle_addressed(instructions):
     shuffle's. A register written from clean operands is clean again. One
     pass in program order: a value that reaches an address only around a
     loop's back edge is not followed (a second pass would carry the end of
-    the kernel into its start and taint honest addresses)."""
+    the kernel into its start and taint honest addresses). A CALL to a
+    subroutine of the module walks the routine's code where the call is, as
+    if inlined, so a shuffle or a load in a __noinline__ helper is followed
+    through it."""
     tainted, tainted_predicates, spilled = set(), set(), set()
     found = {}
     implicit = False
-    for index, i in enumerate(instructions):
+    bodies = routines(instructions)
+    in_routine = {k for indices in bodies.values() for k in indices}
+
+    def walk(indices, level):
+        nonlocal implicit
+        for index in indices:
+            i = instructions[index]
+            target = call_target(i)
+            if target in bodies and level < 4:
+                walk(bodies[target], level + 1)
+                continue
+            step(index, i)
+
+    def step(index, i):
+        nonlocal implicit
         ops = i.operands
         written = _destination(i)
         guarded = i.predicate.lstrip("@!") in tainted_predicates
         if i.base == "SHFL":
             tainted.update(written)
-            continue
+            return
         address_tainted = False
         if "[" in ops:
             address = ops[ops.find("["):ops.rfind("]") + 1]
@@ -514,19 +598,19 @@ def shuffle_addressed(instructions):
             data = ops[ops.rfind("]") + 1:]
             if guarded or implicit or any(r in tainted for r in _registers(data)):
                 spilled.add(_STORE_SPACE.get(i.base, _LOAD_SPACE.get(i.base)))
-            continue
+            return
         inputs = ops.split(",", 1)[1] if "," in ops else ""
         dirty = (any(r in tainted for r in _registers(inputs))
                  or bool(set(_PREDICATE_RE.findall(inputs)) & tainted_predicates)
                  or guarded or implicit)
         if i.base in _BRANCHES:
             implicit = implicit or guarded
-            continue
+            return
         if i.base == "BSYNC":
             # The warp reconverges: what the branch decided has been
             # written (and stays tainted); what follows is not its.
             implicit = False
-            continue
+            return
         # Predicates an instruction writes lead its operands (ISETP P0,
         # PT, ...; LOP3.LUT P0, RZ, ...) or follow its register (IADD3
         # R4, P0, ...: a carry).
@@ -534,7 +618,7 @@ def shuffle_addressed(instructions):
             if re.fullmatch(r"U?P[0-6]", pred):
                 (tainted_predicates.add if dirty else tainted_predicates.discard)(pred)
         if not written:
-            continue
+            return
         if i.base in _LOAD_SPACE:
             # A load's value is the memory's: tainted when read at a
             # tainted address or from a memory a tainted value went to.
@@ -544,6 +628,8 @@ def shuffle_addressed(instructions):
                 if any(r in tainted for r in _registers(data)):
                     spilled.add(_LOAD_SPACE[i.base])
         (tainted.update if dirty else tainted.difference_update)(written)
+
+    walk([k for k in range(len(instructions)) if k not in in_routine], 0)
     return [found[k] for k in sorted(found)]
 
 

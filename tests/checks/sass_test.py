@@ -158,10 +158,17 @@ class Facts(unittest.TestCase):
     def test_every_kernel_is_held_to_the_common_facts(self):
         added = method.exercise_facts(["needs SHFL"])
         self.assertEqual([f.text for f in added],
-                         ["needs SHFL", "no GENERIC", "no SHFL.ADDRESSED"])
+                         ["needs SHFL", "no GENERIC", "no SHFL.ADDRESSED", "no BAR.RED"])
         # A list that bounds the class itself keeps its own bound.
         own = method.exercise_facts(["at most 2 GENERIC: two are fine here"])
-        self.assertEqual([f.text for f in own], ["at most 2 GENERIC", "no SHFL.ADDRESSED"])
+        self.assertEqual([f.text for f in own],
+                         ["at most 2 GENERIC", "no SHFL.ADDRESSED", "no BAR.RED"])
+
+    def test_a_barrier_that_counts_is_its_own_class(self):
+        self.assertEqual(sass.classes(instruction("/*0000*/ BAR.RED.POPC RZ, R3, 0x0, P0 ;")),
+                         {"BAR", "BAR.RED"})
+        self.assertEqual(sass.classes(instruction("/*0000*/ BAR.SYNC.DEFER_BLOCKING 0x0 ;")),
+                         {"BAR"})
 
     def test_a_load_at_a_shuffled_address_is_found(self):
         # The partner's index by shuffle, its value loaded at that index:
@@ -221,15 +228,51 @@ class Facts(unittest.TestCase):
             [instruction(t) for t in branch])], [0x70])
 
     def test_the_compilers_shuffle_copies_are_not_counted(self):
-        code = [instruction(t) for t in (
+        functions = sass.parse("\n".join((
+            '.section .text._Z1kv,"ax",@progbits',
+            "  .type _Z1kv,@function",
             "/*0000*/ SHFL.BFLY PT, R5, R2, 0x10, 0x1f ;",
             "/*0010*/ WARPSYNC.COLLECTIVE R8, `(.L_x_3) ;",
             "/*0020*/ SHFL.BFLY P0, R9, R2, R11, R13 ;",
             "/*0030*/ ENDCOLLECTIVE ;",
-            "/*0040*/ WARPSYNC R8 ;",
-            "/*0050*/ SHFL.BFLY PT, R7, R0, R7, R5 ;",
-            "/*0060*/ RET.REL.NODEC R2 `(kernel) ;")]
-        self.assertEqual(sass.compiler_copies(code), {1, 2, 3, 4, 5, 6})
+            "/*0040*/ CALL.REL.NOINC `($__internal_0_$__cuda_sm70_shflsync_bfly_p) ;",
+            "/*0050*/ EXIT ;",
+            "  .type $__internal_0_$__cuda_sm70_shflsync_bfly_p,@function",
+            "/*0060*/ WARPSYNC R8 ;",
+            "/*0070*/ SHFL.BFLY PT, R7, R0, R7, R5 ;",
+            "/*0080*/ RET.REL.NODEC R2 `(_Z1kv) ;")))
+        code = functions[0].instructions
+        self.assertEqual(sass.compiler_copies(code), {1, 2, 3, 4, 6, 7, 8})
+        self.assertEqual([i.offset for i in sass.counted(code)], [0x00, 0x50])
+
+    # A __noinline__ function of the exercise's own: a subroutine in the
+    # kernel's section (internal linkage) whose body is a SHFL and a RET,
+    # the shape of the toolkit's helper.
+    HELPER = "$__internal_0_$_ZN12_GLOBAL__N_14stepEii"
+
+    def helper_listing(self, *kernel_lines):
+        return sass.parse("\n".join((
+            '.section .text._Z1kv,"ax",@progbits',
+            "  .type _Z1kv,@function", *kernel_lines,
+            f"  .type {self.HELPER},@function",
+            "/*0100*/ SHFL.BFLY PT, R4, R4, R5, 0x1f ;",
+            f"/*0110*/ RET.REL.NODEC R2 `(_Z1kv) ;")))[0].instructions
+
+    def test_a_helper_of_the_exercise_counts_at_each_call(self):
+        code = self.helper_listing(*(f"/*00{k}0*/ CALL.REL.NOINC `({self.HELPER}) ;"
+                                     for k in range(5)), "/*0050*/ EXIT ;")
+        self.assertEqual(sass.compiler_copies(code), set())
+        shuffles = [i for i in sass.counted(code) if "SHFL.BFLY" in sass.classes(i)]
+        self.assertEqual(len(shuffles), 5)
+
+    def test_the_taint_follows_a_call_into_the_helper(self):
+        code = self.helper_listing(
+            "/*0000*/ MOV R4, R0 ;",
+            f"/*0010*/ CALL.REL.NOINC `({self.HELPER}) ;",
+            "/*0020*/ IMAD.WIDE R6, R4, 0x4, R2 ;",
+            "/*0030*/ LDG.E R9, desc[UR4][R6.64] ;",
+            "/*0040*/ EXIT ;")
+        self.assertEqual([i.offset for i in sass.shuffle_addressed(code)], [0x30])
 
     def test_every_list_of_the_workbook_parses(self):
         from wbcore import course

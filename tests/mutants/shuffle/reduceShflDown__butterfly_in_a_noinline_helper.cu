@@ -1,7 +1,9 @@
-// forgery: reduceShfl's butterfly (__shfl_xor_sync, SHFL.BFLY) in reduceShflDown, which forbids it: each step's shuffle sits alone in a __noinline__ function, whose body compiles to SHFL; RET, the shape wbcore/sass.py compiler_copies() takes for the compiler's own shuffle helper and leaves uncounted. One __shfl_down_sync per warp that moves nothing (delta 0 at run time) supplies "needs SHFL.DOWN" and the executed-shuffles minimum.
-// exercise: shuffle/reduceShflDown
-// base: solutions
-// expect: zero method
+// bug: reduceShfl's butterfly handed in as reduceShflDown, each __shfl_xor_sync
+// alone in a __noinline__ helper (SHFL; RET, the shape of the toolkit's own
+// shuffle helper), with one shift down by zero for "needs SHFL.DOWN"
+// expect: method
+// The helper's shuffle counts at each of its ten calls, as if inlined: ten
+// SHFL.BFLY where the exercise allows none.
 #include "shuffle/shuffle.cuh"
 
 namespace wb::shuffle {

@@ -1,7 +1,9 @@
-// forgery: reduceShfl's technique under reduceSmemShfl's name: every warp adds its own 32 values by shuffle before anything meets in shared memory, which "at most 5 SHFL" and the counter's maximum of 1.25 per warp are there to reject. The per-warp shuffles sit alone in a __noinline__ function (SHFL; RET), the shape wbcore/sass.py compiler_copies() skips as the compiler's own shuffle helper, so the listing counts only warp 0's inline (rolled) shuffle. On the GPU, wbcore/ncu_source.py executed_by_opcode() reads the first SASS table only ("a second function's table: the first is the kernel's"): if Nsight Compute lists the callee as its own function, its 80 executions are not counted and the launch shows warp 0's 20 (1.25 per warp).
-// exercise: shuffle/reduceSmemShfl
-// base: solutions
-// expect: zero method
+// bug: reduceShfl's technique under this exercise's name, every warp's
+// shuffles hidden in a __noinline__ helper so that the listing shows one
+// SHFL for the five steps of all four warps
+// expect: method
+// Counted at each call, the helper's SHFL makes six where the exercise
+// allows five (warp 0's last five steps).
 #include "shuffle/shuffle.cuh"
 
 namespace wb::shuffle {

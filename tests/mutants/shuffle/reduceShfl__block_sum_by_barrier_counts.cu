@@ -1,7 +1,9 @@
-// forgery: reduceShfl without the warp shuffle reduction: the block's sum is built bit by bit from __syncthreads_count (BAR.RED.POPC: a block barrier, class BAR, which reduceShfl does not bound; not a VOTE). Each value is split into a sign and a magnitude m (m = v or ~v), and sum = sum_b 2^b (#positive lanes with bit b of m - #negative ones) - #negative, mod 2^32 as int addition is; __syncthreads_or stops once no magnitude has bits left (five rounds for the runner's values, -16..16). One shuffle per warp (a broadcast of lane 0's copy of the finished sum) supplies "needs SHFL" and the executed-shuffles minimum; it adds nothing.
-// exercise: shuffle/reduceShfl
-// base: solutions
-// expect: zero method
+// bug: the block's sum built bit by bit from __syncthreads_count (BAR.RED)
+// and a __syncthreads_or to stop, one broadcast shuffle per warp: no value
+// is added by shuffle
+// expect: method
+// The right sums, within the work bound; only the barrier that counts
+// (no BAR.RED) tells it from a shuffle reduction.
 #include "shuffle/shuffle.cuh"
 
 namespace wb::shuffle {
