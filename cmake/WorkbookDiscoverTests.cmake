@@ -58,7 +58,7 @@
 # (label `batch`, which wbcore/ctest_listing.py leaves out of every listing)
 # that each of them requires as a fixture, so any selection of them runs it
 # before them. It keeps, in WB_BATCHES<exercise>/, the verdict of each test
-# that passed or was skipped there; a test reads it (--from-batch) while the
+# that passed there; a test reads it (--from-batch) while the
 # executable, the modules the batch loaded and the seed are unchanged, and
 # runs alone otherwise: every failure is run again in a process of its own,
 # since a kernel that faults breaks the CUDA context for the tests after it.
@@ -211,7 +211,8 @@ foreach(exercise IN LISTS batched_exercises)
   add_test("${batch}" "${WB_PYTHON}" -I -S "${WB_VERDICT}" --batch "${WB_BATCHES}${exercise}"
            --batch-timeout "${WB_BATCH_TIMEOUT}" --batch-tests ${batch_${exercise}}
            -- "${WB_EXE}")
-  math(EXPR batch_limit "${WB_BATCH_TIMEOUT} + 30")
+  # Its own deadline kills the process; CTest's, far later, only if that hangs too.
+  math(EXPR batch_limit "${WB_BATCH_TIMEOUT} + 120")
   set_tests_properties("${batch}" PROPERTIES
     LABELS "${WB_LABELS};batch;exercise=${exercise}"
     FIXTURES_SETUP "${batch}"

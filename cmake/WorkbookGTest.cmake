@@ -28,6 +28,10 @@ set(WB_TIMEOUT_perf 300 CACHE STRING "Timeout of a GPU performance test, in seco
 # otherwise (cmake/WorkbookDiscoverTests.cmake).
 option(WB_BATCH_GPU_TESTS "Run an exercise's GPU tests in one process first" ON)
 set(WB_BATCH_TIMEOUT 30 CACHE STRING "Seconds an exercise's batch of GPU tests may run")
+if(NOT WB_BATCH_TIMEOUT MATCHES "^[1-9][0-9]*$")
+  message(FATAL_ERROR "WB_BATCH_TIMEOUT=${WB_BATCH_TIMEOUT}: give a whole number of seconds, "
+                      "at least 1 (e.g. -DWB_BATCH_TIMEOUT=30)")
+endif()
 
 # The interpreter the verdict wrapper runs under, resolved past launchers
 # such as pyenv's shims (which cost about 70 ms a start), and started with

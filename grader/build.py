@@ -356,10 +356,12 @@ def failing_sections(output, all_exercises):
     return sections
 
 
-def _ctest_listing(slot, commands, args=(), timeout=600):
+def _ctest_listing(slot, commands, args=(), timeout=600, ordinals=False):
     """[(name, labels)] of the tests `ctest -N` lists with these arguments,
     in CTest's order (wbcore/ctest_listing.py, run through `commands` so
-    that Ctrl-C stops it). The labels carry each test's section, kind and
+    that Ctrl-C stops it); with `ordinals`, [(name, labels, ordinal)], the
+    number `ctest -I` knows each by (the batch runs, which the listing leaves
+    out, take numbers too). The labels carry each test's section, kind and
     exercise; a label naming an exercise the list lacks is an error."""
     def run(command, limit):
         result = commands.run(command, limit, separate_errors=True)
@@ -368,6 +370,8 @@ def _ctest_listing(slot, commands, args=(), timeout=600):
         listed = ctest_listing.list_tests(slot.build, args, run=run, timeout=timeout)
     except ctest_listing.ListingError as err:
         raise RuntimeError(str(err)) from None
+    if ordinals:
+        return [(t.name, t.labels, t.ordinal) for t in listed]
     return [(t.name, t.labels) for t in listed]
 
 
@@ -398,9 +402,12 @@ def selection_spec(listed, names):
     With label (or name) filters, CTest numbers -I's tests among those the
     filters let through, not as a plain `ctest -N` numbers them: the 2nd
     starter test is 2 under -L ^starter$, whatever its number in the whole
-    list. "0,0,0," is an empty range (start, end, stride) before the numbers."""
+    list. A listing made with ordinals gives each test its own number (the
+    batch runs it leaves out are numbered too); else a test's place in it.
+    "0,0,0," is an empty range (start, end, stride) before the numbers."""
     wanted = set(names)
-    numbers = [str(i) for i, (name, _) in enumerate(listed, 1) if name in wanted]
+    numbers = [str(item[2] if len(item) > 2 else i)
+               for i, item in enumerate(listed, 1) if item[0] in wanted]
     return "0,0,0," + ",".join(numbers) if numbers else ""
 
 
@@ -410,12 +417,12 @@ def select_tests(slot, commands, label_args, names):
     arguments checks the selection before anything runs: should a CTest
     ever number the tests otherwise, None (run the whole phase: slower,
     never wrong)."""
-    listed = _ctest_listing(slot, commands, label_args)
+    listed = _ctest_listing(slot, commands, label_args, ordinals=True)
     spec = selection_spec(listed, names)
     if not spec:
         return ""
     wanted = set(names)
-    expected = [name for name, _ in listed if name in wanted]
+    expected = [name for name, _, _ in listed if name in wanted]
     chosen = [name for name, _ in _ctest_listing(slot, commands, [*label_args, "-I", spec])]
     return spec if chosen == expected else None
 

@@ -49,6 +49,9 @@ class ListedTest:
     exercise: object   # wbcore.course.Exercise, or None for a section-wide test
     kind: object       # one of KINDS, or None
     command: tuple = ()
+    # Its 1-based place in CTest's own listing, the batch runs counted: the
+    # number `ctest -I` selects it by under the same filters.
+    ordinal: int = 0
 
     @property
     def placeholder(self):
@@ -115,7 +118,7 @@ def exercise_of(labels, all_exercises):
     return matches[0]
 
 
-def describe(name, labels, all_exercises, command=()):
+def describe(name, labels, all_exercises, command=(), ordinal=0):
     """A ListedTest from a test's name and labels."""
     labels = tuple(labels)
     try:
@@ -123,7 +126,7 @@ def describe(name, labels, all_exercises, command=()):
     except ListingError as err:
         raise ListingError(f"test {name}: {err}") from None
     return ListedTest(name, labels, section_of(labels, all_exercises), exercise,
-                      kind_of(labels), tuple(command))
+                      kind_of(labels), tuple(command), ordinal)
 
 
 def parse(document, all_exercises=None):
@@ -138,7 +141,7 @@ def parse(document, all_exercises=None):
     if not isinstance(document, dict) or not isinstance(document.get("tests", []), list):
         raise ListingError("ctest's test list has no list of tests")
     tests = []
-    for test in document.get("tests", []):
+    for ordinal, test in enumerate(document.get("tests", []), 1):
         labels = ()
         for prop in test.get("properties", []):
             if prop.get("name") == "LABELS":
@@ -146,7 +149,7 @@ def parse(document, all_exercises=None):
         if BATCH_LABEL in labels:
             continue
         tests.append(describe(test.get("name", ""), labels, all_exercises,
-                              test.get("command") or ()))
+                              test.get("command") or (), ordinal))
     return tests
 
 

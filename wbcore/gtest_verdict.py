@@ -696,6 +696,8 @@ def batch_verdicts(tests, how, code, report_bytes, report_problem):
         return {}
     if code == 1 and not failing:
         return {}   # something failed that no test's entry shows
+    if any(full not in tests for full in entries):
+        return {}   # an entry of no test asked for (a failure outside the tests)
     kept = {}
     for test in tests:
         found = entries.get(test, [])
@@ -813,19 +815,22 @@ def main(argv):
         test, name, links, command = parse_args(argv, batch)
     except UsageError as error:
         if str(error):
-            return fail_usage(f"{error}\n{USAGE}")
+            code = fail_usage(f"{error}\n{USAGE}")
+            # A batch run is a CTest fixture: failing it would leave its
+            # tests not run; they run alone instead (they find no verdict).
+            return EXIT_PASSED if "--batch" in argv else code
         emit(1, HELP.encode())
         return 0
 
     exe = command[0]
+    if batch["run"] is not None:
+        return run_batch(batch["run"], batch["tests"], command, batch["timeout"])
     if "/" in exe:
         if not os.path.exists(exe):
             return fail_usage(f"{test}: the test executable {exe} does not exist (is it built?)")
         if os.path.isdir(exe) or not os.access(exe, os.X_OK):
             return fail_usage(f"{test}: the test executable {exe} is not an executable file")
 
-    if batch["run"] is not None:
-        return run_batch(batch["run"], batch["tests"], command, batch["timeout"])
     kept = kept_verdict(batch["from"], test, command) if batch["from"] else None
     if kept is not None:
         verdict, reason, modules = kept
@@ -834,8 +839,7 @@ def main(argv):
             try:
                 write_record(records, name, verdict, reason, sorted(set(modules) | set(links)))
             except OSError as error:
-                verdict_line(None, f"{PROG}: warning: could not write the record in "
-                                   f"{records}: {error}")
+                verdict_line(None, f"warning: could not write the record in {records}: {error}")
         verdict_line(None, f"{verdict.upper()} {test}: {reason}")
         return EXIT_PASSED
 

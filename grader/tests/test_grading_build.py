@@ -504,6 +504,33 @@ class RunTestsTest(unittest.TestCase):
         self.assertEqual(gb.select_tests(self.slot, gb.Commands(), gb.test_phases(True)[0][0],
                                          wanted), spec)
 
+    def test_a_batch_run_takes_a_number_but_no_place_in_the_listing(self):
+        # An exercise's batch run (cmake/WorkbookDiscoverTests.cmake): a CTest
+        # fixture its GPU tests require, listed by CTest before them, left out
+        # of every listing the grader reads. -I still counts it.
+        testfile = self.slot.build / "CTestTestfile.cmake"
+        batch = "starter.layout.setRowReadCol.batch"
+        # First in CTest's order, so that every number after it moves by one.
+        lines = (
+            f"add_test([==[{batch}]==] [==[{sys.executable}]==] -c [==[{LOGGER}]==] "
+            f"[==[{self.log}]==] [==[{batch}]==])\n"
+            f"set_tests_properties([==[{batch}]==] PROPERTIES LABELS "
+            "[==[layout;starter;batch;exercise=setRowReadCol]==] FIXTURES_SETUP [==[b]==])\n"
+            + testfile.read_text())
+        for name in STARTER[2:4]:
+            lines += f"set_tests_properties([==[{name}]==] PROPERTIES FIXTURES_REQUIRED b)\n"
+        testfile.write_text(lines)
+        label_args = gb.test_phases(True)[0][0]
+        listed = gb._ctest_listing(self.slot, gb.Commands(), label_args)
+        self.assertNotIn(batch, [name for name, _ in listed])
+        wanted = [STARTER[3], STARTER[4]]   # gpu rect (needs the batch), host B
+        spec = gb.select_tests(self.slot, gb.Commands(), label_args, wanted)
+        self.assertIsNotNone(spec, "the selection was honoured")
+        run = self.run_tests(only=wanted)
+        self.assertEqual(run.warnings, [])
+        self.assertEqual(self.ran(), sorted([batch, *wanted]))
+        self.assertEqual(sorted(run.results), sorted(wanted), "the batch is no result")
+
     def test_without_a_gpu_only_host_tests_and_no_lock(self):
         run = self.run_tests(gpu_present=False, only=[STARTER[1], HOST[1], STARTER[7]])
         self.assertEqual(self.ran(), [HOST[1]])

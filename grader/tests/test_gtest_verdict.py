@@ -475,6 +475,17 @@ class VerdictTest(unittest.TestCase):
             pids = [int(w.split("=")[1]) for w in run.stdout.split() if w.startswith(("pid=", "child="))]
             self.assertEqual(wait_gone(pids), [])
 
+    def test_a_batch_never_fails_its_fixture(self):
+        # CTest would mark every test that requires a failed fixture "Not
+        # Run": a usage error or a missing executable keeps nothing instead.
+        with tempfile.TemporaryDirectory() as tmp:
+            for args in (["--batch", tmp, "--batch-tests", "V.Pa-ss", "--", str(self.exe)],
+                         ["--batch", tmp, "--batch-tests", "V.Pass", "--", tmp + "/none"]):
+                run = subprocess.run([sys.executable, str(WRAPPER), *args], capture_output=True,
+                                     text=True, env=self.env(False), timeout=60)
+                self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+                self.assertEqual(os.listdir(tmp), [])
+
     def test_the_private_folder_is_removed(self):
         with tempfile.TemporaryDirectory() as tmp:
             env = self.env()
