@@ -482,8 +482,8 @@ def compiler_copies(instructions):
     SHFL, the RET) and the calls to it. They repeat the kernel's own
     shuffles for a path a converged warp never takes, so the method facts
     do not count them. A SHFL in a subroutine of the exercise's own (a
-    __noinline__ function) is not the compiler's: routine_calls counts it
-    at each call."""
+    __noinline__ function) is not the compiler's: counted() counts it at
+    each call."""
     skip = set()
     inside = False
     for index, i in enumerate(instructions):
@@ -508,40 +508,41 @@ def call_target(instr):
     return m.group(1) if m else None
 
 
-def routines(instructions):
-    """{routine name: [index]} of the subroutines in a kernel's code (every
-    routine but the kernel's own, which comes first)."""
-    bodies = {}
+# How deep calls are followed into the module's subroutines.
+CALL_DEPTH = 4
+
+
+def inlined(instructions):
+    """The indices of a kernel's instructions in the order they run as if
+    every subroutine of the module were inlined: the kernel's own code, and
+    at each CALL to a routine of the listing the routine's body (nested
+    calls up to CALL_DEPTH deep) in place of the CALL. A routine's body is
+    not visited where it sits, after the kernel's code."""
     own = instructions[0].routine if instructions else ""
+    bodies = {}
     for index, i in enumerate(instructions):
         if i.routine and i.routine != own:
             bodies.setdefault(i.routine, []).append(index)
-    return bodies
-
-
-def counted(instructions, depth=4):
-    """The instructions the method facts count, with their repeats: the
-    kernel's own code (the compiler's copies left out), and a subroutine's
-    instructions once for each CALL to it, where the call is, as if the
-    routine were inlined: a shuffle hidden in a __noinline__ helper called
-    ten times counts ten times, and its opcode counts like any other."""
-    skip = compiler_copies(instructions)
-    bodies = routines(instructions)
-    in_routine = {k for indices in bodies.values() for k in indices}
 
     def expand(indices, level):
-        out = []
         for index in indices:
-            if index in skip:
-                continue
-            i = instructions[index]
-            target = call_target(i)
-            if target in bodies and level < depth:
-                out.extend(expand(bodies[target], level + 1))
-            out.append(i)
-        return out
+            target = call_target(instructions[index])
+            if target in bodies and level < CALL_DEPTH:
+                yield from expand(bodies[target], level + 1)
+            else:
+                yield index
 
-    return expand([k for k in range(len(instructions)) if k not in in_routine], 0)
+    in_routine = {k for indices in bodies.values() for k in indices}
+    return list(expand([k for k in range(len(instructions)) if k not in in_routine], 0))
+
+
+def counted(instructions):
+    """The instructions the method facts count, with their repeats: the
+    kernel's code as inlined() orders it, the compiler's copies left out. A
+    shuffle hidden in a __noinline__ helper called ten times counts ten
+    times, and its opcode counts like any other."""
+    skip = compiler_copies(instructions)
+    return [instructions[k] for k in inlined(instructions) if k not in skip]
 
 
 def shuffle_addressed(instructions):
@@ -560,23 +561,11 @@ def shuffle_addressed(instructions):
     loop's back edge is not followed (a second pass would carry the end of
     the kernel into its start and taint honest addresses). A CALL to a
     subroutine of the module walks the routine's code where the call is, as
-    if inlined, so a shuffle or a load in a __noinline__ helper is followed
-    through it."""
+    if inlined (inlined()), so a shuffle or a load in a __noinline__ helper
+    is followed through it."""
     tainted, tainted_predicates, spilled = set(), set(), set()
     found = {}
     implicit = False
-    bodies = routines(instructions)
-    in_routine = {k for indices in bodies.values() for k in indices}
-
-    def walk(indices, level):
-        nonlocal implicit
-        for index in indices:
-            i = instructions[index]
-            target = call_target(i)
-            if target in bodies and level < 4:
-                walk(bodies[target], level + 1)
-                continue
-            step(index, i)
 
     def step(index, i):
         nonlocal implicit
@@ -629,7 +618,8 @@ def shuffle_addressed(instructions):
                     spilled.add(_LOAD_SPACE[i.base])
         (tainted.update if dirty else tainted.difference_update)(written)
 
-    walk([k for k in range(len(instructions)) if k not in in_routine], 0)
+    for index in inlined(instructions):
+        step(index, instructions[index])
     return [found[k] for k in sorted(found)]
 
 
