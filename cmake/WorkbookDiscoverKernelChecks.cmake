@@ -12,7 +12,19 @@
 # WB_SOURCES (the folder its sources were compiled from, shown as WB_IMPL/
 # in the checks' messages), WB_PYTHON, WB_CHECKS, WB_PYTHONPATH_MODIFICATION
 # (the checks import wbcore: cmake/WorkbookPython.cmake), WB_COURSE
-# (workbook.toml as CMake statements).
+# (workbook.toml as CMake statements), WB_BATCH_GPU_TESTS, WB_BATCHES and
+# WB_REFERENCE_BATCHES.
+#
+# Batches: with WB_BATCH_GPU_TESTS, a section whose kernels have profile or
+# method-counter tests also gets `<impl>.<section>.profile.batch` (label
+# `batch`, left out of every listing), a fixture run before them that
+# profiles all those kernels in one Nsight Compute process (and the
+# reference kernels in one more, whose values stay in
+# WB_REFERENCE_BATCHES<section>/ for later runs while the runner and the
+# reference modules are unchanged) and keeps each right kernel's values in
+# WB_BATCHES<section>/; each test reads its kernel's values there while the
+# runner and the modules are unchanged (tests/checks/profile_check.py), and
+# measures alone otherwise. It always passes.
 cmake_policy(VERSION 3.24)
 
 include("${WB_COURSE}")
@@ -46,9 +58,21 @@ function(wb_kernel_field out index field)
   endif()
 endfunction()
 
+# Sets `out` to the arguments that make `test` read its kernel's values from
+# its section's profile batch, and notes the test as one that requires it
+# (both empty without WB_BATCH_GPU_TESTS).
+function(wb_profile_batch out test)
+  set(${out} "" PARENT_SCOPE)
+  if(WB_BATCH_GPU_TESTS)
+    set(${out} --from-batch "${WB_BATCHES}${section}" PARENT_SCOPE)
+    set(batch_tests_${section} ${batch_tests_${section}} "${test}" PARENT_SCOPE)
+  endif()
+endfunction()
+
 if(kernel_count EQUAL 0)
   return()
 endif()
+set(batched_sections "")
 math(EXPR last "${kernel_count} - 1")
 foreach(index RANGE ${last})
   foreach(field IN ITEMS section id exercise name)
@@ -84,10 +108,11 @@ foreach(index RANGE ${last})
       list(APPEND expect --store-sectors ${sectors})
     endif()
     set(test "${WB_IMPL}.${section}.profile.${id}")
+    wb_profile_batch(from_batch "${test}")
     add_test("${test}" "${WB_PYTHON}" "${WB_CHECKS}/profile_check.py" --runner "${WB_RUNNER}"
              --kernel "${section}/${id}" --name "${name}" ${expect}
              --reference-modules "${WB_REFERENCE_MODULES}"
-             --source-dir "${WB_SOURCES}=${WB_IMPL}")
+             --source-dir "${WB_SOURCES}=${WB_IMPL}" ${from_batch})
     set_tests_properties("${test}" PROPERTIES LABELS "${labels};profile"
                          SKIP_RETURN_CODE 77 RUN_SERIAL TRUE TIMEOUT 240
                          ENVIRONMENT "WB_MODULES=${WB_MODULES}"
@@ -110,9 +135,13 @@ foreach(index RANGE ${last})
       list(APPEND expect --max-shuffles-per-warp ${max_shuffles})
     endif()
     set(test "${WB_IMPL}.${section}.method_counters.${id}")
+    set(from_batch "")
+    if(NOT min_active STREQUAL "" OR NOT min_efficiency STREQUAL "")
+      wb_profile_batch(from_batch "${test}")
+    endif()
     add_test("${test}" "${WB_PYTHON}" "${WB_CHECKS}/profile_check.py" --runner "${WB_RUNNER}"
              --kernel "${section}/${id}" --name "${name}" ${expect}
-             --reference-modules "${WB_REFERENCE_MODULES}")
+             --reference-modules "${WB_REFERENCE_MODULES}" ${from_batch})
     set_tests_properties("${test}" PROPERTIES LABELS "${labels};method;profile"
                          SKIP_RETURN_CODE 77 RUN_SERIAL TRUE TIMEOUT 240
                          ENVIRONMENT "WB_MODULES=${WB_MODULES}"
@@ -125,4 +154,26 @@ foreach(index RANGE ${last})
                        SKIP_RETURN_CODE 77 TIMEOUT 360
                        ENVIRONMENT "WB_MODULES=${WB_MODULES};WB_TEST_NAME=${test}"
                        ENVIRONMENT_MODIFICATION "${WB_PYTHONPATH_MODIFICATION}")
+  if(batch_tests_${section})
+    list(APPEND batched_sections ${section})
+  endif()
+endforeach()
+
+if(batched_sections)
+  list(REMOVE_DUPLICATES batched_sections)
+endif()
+foreach(section IN LISTS batched_sections)
+  set(batch "${WB_IMPL}.${section}.profile.batch")
+  add_test("${batch}" "${WB_PYTHON}" "${WB_CHECKS}/profile_check.py" --runner "${WB_RUNNER}"
+           --batch "${WB_BATCHES}${section}" --section "${section}"
+           --reference-modules "${WB_REFERENCE_MODULES}"
+           --reference-batch "${WB_REFERENCE_BATCHES}${section}")
+  set_tests_properties("${batch}" PROPERTIES LABELS "${section};${WB_IMPL};batch;profile"
+                       RUN_SERIAL TRUE TIMEOUT 660 FIXTURES_SETUP "${batch}"
+                       ENVIRONMENT "WB_MODULES=${WB_MODULES}"
+                       ENVIRONMENT_MODIFICATION "${WB_PYTHONPATH_MODIFICATION}")
+  set_tests_properties(${batch_tests_${section}} PROPERTIES FIXTURES_REQUIRED "${batch}")
+  # CTest includes every implementation's file in one scope: the next one
+  # must not find this one's tests.
+  unset(batch_tests_${section})
 endforeach()

@@ -438,20 +438,22 @@ def _skip_message(entry):
 
 
 def write_record(folder, name, verdict, reason, modules):
-    _write_json(folder, name, ".json",
+    write_json(folder, name, ".json",
                 {"test": name, "verdict": verdict, "reason": reason, "modules": modules})
 
 
 def write_gpu_contention(folder, name, seen):
     """Writes <folder>/<name>.contention: the harness found the GPU held by
     another process while test `name` ran (`seen`: what, one line each)."""
-    _write_json(folder, name, CONTENTION_SUFFIX, {"test": name, "seen": list(seen)})
+    write_json(folder, name, CONTENTION_SUFFIX, {"test": name, "seen": list(seen)})
 
 
 CONTENTION_SUFFIX = ".contention"
 
 
-def _write_json(folder, name, suffix, doc):
+def write_json(folder, name, suffix, doc):
+    """Writes `doc` as folder/<name, '/' as %2F><suffix>, atomically (a
+    temporary file renamed over it); raises OSError."""
     path = os.path.join(folder, name.replace("/", "%2F") + suffix)
     temporary = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
     data = json.dumps(doc, indent=1) + "\n"
@@ -649,14 +651,16 @@ def batch_file(folder, test):
     return os.path.join(folder, test.replace("/", "%2F") + ".json")
 
 
-def batch_inputs(command, modules):
+def batch_inputs(command, modules, folders=None):
     """{path: [mtime_ns, size]} of the test executable and of each module
     file `modules` names ("section/exercise", found in WB_MODULES' folders
-    as the harness finds it), and the environment the verdict depends on:
-    a kept verdict stands only while all of them are unchanged."""
+    as the harness finds it, or in `folders`, ':'-separated), and the
+    environment the verdict depends on: a kept verdict stands only while all
+    of them are unchanged."""
     files = {}
     paths = [command[0]]
-    folders = [f for f in os.environ.get("WB_MODULES", "").split(":") if f]
+    folders = [f for f in (os.environ.get("WB_MODULES", "") if folders is None
+                           else folders).split(":") if f]
     for key in modules:
         for folder in folders:
             candidate = os.path.join(folder, key + ".fatbin")
@@ -761,7 +765,7 @@ def run_batch(folder, tests, command, timeout):
         for test, (verdict, reason) in kept.items():
             doc = {"test": test, "verdict": verdict, "reason": reason, "modules": modules,
                    **inputs}
-            _write_json(folder, test, ".json", doc)
+            write_json(folder, test, ".json", doc)
         verdict_line(child, f"batch: {len(kept)} of {len(tests)} test(s) kept "
                             f"({describe_end(how, code)}); the others run alone")
         return EXIT_PASSED

@@ -368,24 +368,124 @@ def profile_run(runner, kernel, qualified_name, metrics, timeout=120,
     if not header:
         raise RuntimeError(f"ncu produced no metrics (exit {proc.returncode}):\n"
                            f"{said[-2000:]}\n{app_output[-1000:]}".rstrip())
+    _check_columns(header, metrics)
+    values = _launch_values(header, data, qualified_name, metrics)
+    if values is not None:
+        return Profile(values, app_output, proc.returncode)
+    names = sorted({r[header.index("Kernel Name")] for r in data})
+    raise RuntimeError(f"ncu saw no launch of {qualified_name}; it saw: {names}\n{app_output}")
+
+
+def _check_columns(header, metrics):
     missing = [m for m in metrics.values() if m not in header]
     if missing:
         raise RuntimeError(f"ncu's table has no column {', '.join(missing)}")
+
+
+def _shown_name(name):
+    """A launch's function name without its scopes and parameters: ncu
+    shortens scopes in the names it prints ("layout::setRowReadCol(int *)"
+    for wb::layout::square::setRowReadCol)."""
+    return re.sub(r"\(.*", "", name).split("::")[-1]
+
+
+def _launch_values(header, rows, qualified_name, metrics):
+    """{key: value} of the first of `rows` that launched qualified_name, or
+    None. The runner launches one workbook kernel per process (or per
+    segment between markers, profile_batch), so the function's own name
+    identifies it."""
     name_col = header.index("Kernel Name")
-    # ncu shortens scopes in the names it prints ("layout::setRowReadCol(int *)"
-    # for wb::layout::square::setRowReadCol); the runner launches one workbook
-    # kernel per process, so the function's own name identifies it.
     wanted = qualified_name.split("::")[-1]
-    for row in data:
-        shown = re.sub(r"\(.*", "", row[name_col]).split("::")[-1]
-        if shown == wanted:
+    for row in rows:
+        if _shown_name(row[name_col]) == wanted:
             values = {}
             for key, metric in metrics.items():
                 raw = row[header.index(metric)].replace(",", "")
                 values[key] = float(raw) if raw not in ("", "n/a") else 0.0
-            return Profile(values, app_output, proc.returncode)
-    names = sorted({r[name_col] for r in data})
-    raise RuntimeError(f"ncu saw no launch of {qualified_name}; it saw: {names}\n{app_output}")
+            return values
+    return None
+
+
+# The kernel the runner launches before each kernel of a run of several
+# (tests/harness/src/launch_marker.cu).
+LAUNCH_MARKER = "wbRunnerKernelBoundary"
+
+
+def profile_batch(runner, kernels, metrics, modules=None, timeout=300):
+    """Profiles several kernels of the runner in one ncu process (`wb_run
+    --status FILE ID...`): {id: {key: value}} for each of `kernels` ([(id,
+    qualified name)]) that the runner found right (its status file, which no
+    kernel can write), read from ncu's report file alone. A kernel's launch
+    is looked for only between the marker launch before it and the next
+    one. Raises like profile_run when ncu cannot run or reports nothing; a
+    kernel that is wrong, failed or was not reached is left out."""
+    ncu = find_tool("ncu")
+    with private_folder("wb-ncu-batch-") as folder:
+        log = os.path.join(folder, "ncu.log")
+        status = os.path.join(folder, "status.txt")
+        asked = ",".join(dict.fromkeys(metrics.values()))
+        cmd = [ncu, "--csv", "--page", "raw", "--metrics", asked, "--log-file", log,
+               runner, "--status", status, *[k for k, _ in kernels]]
+        env = dict(os.environ, WB_MODULES=modules) if modules else None
+        proc, report = _run_ncu(cmd, timeout, "ncu", log, env)
+        right = run_status(status)
+    said = _diagnostics(proc, report)
+    _raise_if_unavailable(proc, report, said)
+    header, data = read_raw_page(report)
+    if not header:
+        raise RuntimeError(f"ncu produced no metrics (exit {proc.returncode}):\n"
+                           f"{said[-2000:]}".rstrip())
+    _check_columns(header, metrics)
+    if "ID" in header:
+        data.sort(key=lambda r: int(r[header.index("ID")]) if r[header.index("ID")].isdigit()
+                  else -1)
+    name_col = header.index("Kernel Name")
+    segments, current = [], None
+    for row in data:
+        if _shown_name(row[name_col]) == LAUNCH_MARKER:
+            current = []
+            segments.append(current)
+        elif current is not None:
+            current.append(row)
+    found = {}
+    for (kernel, qualified_name), rows in zip(kernels, segments):
+        if right.get(kernel) != "ok":
+            continue
+        values = _launch_values(header, rows, qualified_name, metrics)
+        if values is not None:
+            found[kernel] = values
+    return found
+
+
+def right_kernels(runner, kernels, modules=None, timeout=None):
+    """The ids among `kernels` whose launch the runner found right when run
+    once, all in one process, without a tool (`wb_run --status`: well under
+    a second for a section): a batch under ncu profiles only those, so a
+    kernel still as the starter gives it, or wrong, costs no replays."""
+    with private_folder("wb-run-status-") as folder:
+        status = os.path.join(folder, "status.txt")
+        env = dict(os.environ, WB_MODULES=modules) if modules else None
+        try:
+            subprocess.run([runner, "--status", status, *kernels], capture_output=True,
+                           timeout=timeout or 60 * len(kernels) + 30, env=env)
+        except (OSError, subprocess.TimeoutExpired):
+            pass   # the kernels the status file names before it stopped
+        return [k for k, word in run_status(status).items() if word == "ok" and k in kernels]
+
+
+def run_status(path):
+    """{id: word} from the status file of `wb_run --status` (ok, wrong,
+    error, contention); {} when it cannot be read."""
+    words = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as lines:
+            for line in lines:
+                parts = line.split()
+                if len(parts) == 2:
+                    words.setdefault(parts[0], parts[1])
+    except OSError:
+        return {}
+    return words
 
 
 def source_page(runner, kernel, qualified_name, timeout=180):

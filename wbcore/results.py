@@ -12,7 +12,8 @@ class TestResult:
     output: str
 
 
-# The name's end of an exercise's batch run (cmake/WorkbookDiscoverTests.cmake):
+# The name's end of a batch run (an exercise's GPU tests, cmake/WorkbookDiscoverTests.cmake;
+# a section's profiles, cmake/WorkbookDiscoverKernelChecks.cmake):
 # a CTest fixture its tests take their verdicts from, not a check of its own.
 # JUnit carries no labels, so its results are known by this suffix, which
 # no other test name ends with (GoogleTest names end with a test's name).

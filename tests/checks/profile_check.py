@@ -28,10 +28,24 @@ Nsight Compute's measurements are read from its report file alone
 (wbcore/nsight.py): whatever the kernel prints, a forged CSV row included,
 stays in the runner's output, which is read only for the harness's verdict
 (with the runner's exit status).
+
+A section's batch (--batch DIR --section S, a CTest fixture run before the
+section's profile and method tests) profiles every kernel of the section
+that these counters grade in one ncu process, and the reference kernels in
+one more, and keeps in DIR the values of each kernel the runner found
+right. A check given --from-batch DIR reads them instead of running ncu,
+while the runner and both modules of the kernel's exercise are unchanged;
+anything else (a wrong kernel, a failed batch) is measured alone as before.
+One ncu process per section instead of two per check: each costs seconds of
+start-up, and these checks run one at a time.
 """
 import argparse
+import json
+import os
+import subprocess
 import sys
 
+from wbcore import gtest_verdict
 from wbcore import ncu_source
 from wbcore import nsight
 
@@ -43,8 +57,8 @@ def main():
         description=__doc__.split("\n\n", 1)[0], epilog=__doc__.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runner", required=True)
-    ap.add_argument("--kernel", required=True, help="section/id")
-    ap.add_argument("--name", required=True, help="qualified kernel name")
+    ap.add_argument("--kernel", help="section/id")
+    ap.add_argument("--name", help="qualified kernel name")
     ap.add_argument("--load", type=float, metavar="W", help="expected load wavefronts per request")
     ap.add_argument("--store", type=float, metavar="W", help="expected store wavefronts per request")
     ap.add_argument("--store-sectors", type=float, metavar="S",
@@ -68,7 +82,22 @@ def main():
     ap.add_argument("--source-dir", action="append", default=[], metavar="DIR=SHOWN",
                     help="the implementation's source folder as the build compiled it and the "
                          "name shown for it (SLOT/submission=starter); repeatable")
+    ap.add_argument("--batch", metavar="DIR",
+                    help="profile the graded kernels of --section in one ncu run each for "
+                         "the implementation and the reference; keep the values in DIR")
+    ap.add_argument("--section", help="with --batch: the section")
+    ap.add_argument("--reference-batch", metavar="DIR",
+                    help="with --batch: where the reference kernels' values are kept between "
+                         "runs (they change only with the runner and the reference modules)")
+    ap.add_argument("--from-batch", metavar="DIR",
+                    help="read the values the section's batch kept in DIR where they still hold")
     args = ap.parse_args()
+    if args.batch:
+        if not args.section:
+            ap.error("--batch needs --section")
+        return run_batch(args)
+    if not args.kernel or not args.name:
+        ap.error("--kernel and --name are required (or --batch)")
     if (args.min_active_threads is not None or args.min_global_load_efficiency is not None
             or args.min_shuffles_per_warp is not None):
         return check_method(args)
@@ -146,6 +175,9 @@ def measure(args, metrics, graded, skip_note="", **options):
     have been graded)."""
     if args.reference_modules:
         metrics = dict(metrics, **nsight.WORK_METRICS)
+    kept = kept_values(args, "values", metrics)
+    if kept is not None:
+        return nsight.Profile(kept, "", 0)
     try:
         run = nsight.profile_run(args.runner, args.kernel, args.name, metrics, **options)
     except nsight.ToolUnavailable as err:
@@ -168,6 +200,9 @@ def work_lines(args, run):
     --reference-modules."""
     if not args.reference_modules:
         return []
+    kept = kept_values(args, "reference", nsight.WORK_METRICS)
+    if kept is not None:
+        return nsight.work_bounds(run.values, kept)
     try:
         reference = nsight.profile_run(args.runner, args.kernel, args.name, nsight.WORK_METRICS,
                                        modules=args.reference_modules)
@@ -235,6 +270,162 @@ def check_constant(args):
              else "fewer requests than the access pattern needs: does the kernel read the "
                   "table as the exercise asks?"))
     return 1
+
+
+# --------------------------------------------------------------------------
+# A section's batch
+
+
+def graded_metrics(kernel, with_reference):
+    """The metrics this check reads for a kernel of the runner's listing
+    ({key: metric}, as main() and check_method ask for them), or {} when
+    no check here measures it with ncu's raw page."""
+    metrics = {}
+    if kernel.get("constantPasses") is not None:
+        metrics.update(nsight.CONSTANT_METRICS)
+    elif any(kernel.get(f) is not None
+             for f in ("sharedLoadWays", "sharedStoreWays", "globalStoreSectors")):
+        metrics.update(nsight.SHARED_METRICS)
+        metrics.update(nsight.GLOBAL_METRICS)
+    if any(kernel.get(f) is not None
+           for f in ("minActiveThreadsPerInstruction", "minGlobalLoadEfficiency")):
+        metrics.update(nsight.METHOD_METRICS)
+    if metrics and with_reference:
+        metrics.update(nsight.WORK_METRICS)
+    return metrics
+
+
+def kernel_inputs(args, exercise):
+    """What the kept values depend on besides the kernel's id: the runner,
+    the implementation's and the reference's module of the exercise, and
+    WB_MODULES (gtest_verdict.batch_inputs)."""
+    inputs = gtest_verdict.batch_inputs([args.runner], [exercise])
+    if args.reference_modules:
+        inputs["reference"] = gtest_verdict.batch_inputs([args.runner], [exercise],
+                                                         folders=args.reference_modules)["files"]
+    return inputs
+
+
+def run_batch(args):
+    """Profiles the section's graded kernels in one ncu process (and the
+    reference kernels in another) and keeps each right kernel's values in
+    args.batch. Exits 0 whatever happens: a failed fixture would leave the
+    checks that require it not run; each check whose values are not kept
+    measures its kernel alone."""
+    folder = args.batch
+    try:
+        os.makedirs(folder, exist_ok=True)
+        for entry in os.scandir(folder):
+            if entry.name.endswith(".json"):
+                os.unlink(entry.path)
+        listing = json.loads(subprocess.run([args.runner, "--list"], capture_output=True,
+                                            text=True, timeout=60).stdout)
+    except (OSError, ValueError, subprocess.TimeoutExpired) as err:
+        print(f"batch: {err}; every check measures its kernel alone")
+        return 0
+    chosen, metrics = [], {}
+    for k in listing:
+        wanted = graded_metrics(k, bool(args.reference_modules))
+        if k.get("section") == args.section and wanted:
+            chosen.append(k)
+            metrics.update(wanted)
+    if not chosen:
+        print(f"batch: no kernel of {args.section} is graded by these counters")
+        return 0
+    # Only the kernels that are right on a plain run are profiled: one still
+    # as the starter gives it would cost its replays and keep nothing.
+    right = set(nsight.right_kernels(args.runner, [f"{k['section']}/{k['id']}" for k in chosen]))
+    listed = len(chosen)
+    chosen = [k for k in chosen if f"{k['section']}/{k['id']}" in right]
+    if not chosen:
+        print(f"batch: none of the {listed} kernel(s) is right on a plain run; each check "
+              f"measures its kernel alone")
+        return 0
+    kernels = [(f"{k['section']}/{k['id']}", k["name"]) for k in chosen]
+    try:
+        values = nsight.profile_batch(args.runner, kernels, metrics)
+        reference = {}
+        if args.reference_modules:
+            reference = reference_work(args, chosen, kernels)
+    except (nsight.ToolUnavailable, RuntimeError) as err:
+        print(f"batch: {str(err).splitlines()[0] if str(err) else err}; every check "
+              f"measures its kernel alone")
+        return 0
+    kept = 0
+    for k in chosen:
+        kernel = f"{k['section']}/{k['id']}"
+        if kernel not in values or (args.reference_modules and kernel not in reference):
+            continue
+        exercise = f"{k['section']}/{k['exercise']}"
+        doc = {"kernel": kernel, "exercise": exercise, "values": values[kernel],
+               "reference": reference.get(kernel), "inputs": kernel_inputs(args, exercise)}
+        try:
+            gtest_verdict.write_json(folder, kernel, ".json", doc)
+            kept += 1
+        except OSError as err:
+            print(f"batch: {err}")
+    print(f"batch: the values of {kept} of {listed} kernel(s) kept; the others are "
+          f"measured alone")
+    return 0
+
+
+def reference_work(args, chosen, kernels):
+    """{id: WORK_METRICS' values} of the reference kernels on the runner's
+    launches: those --reference-batch kept from an earlier run while the
+    runner and the reference module are unchanged (the same for every
+    implementation and every run of this build), the others profiled in
+    one ncu process and kept there."""
+    folder = args.reference_batch
+    found, missing = {}, []
+    for k, (kernel, name) in zip(chosen, kernels):
+        exercise = f"{k['section']}/{k['exercise']}"
+        inputs = gtest_verdict.batch_inputs([args.runner], [exercise],
+                                            folders=args.reference_modules)["files"]
+        data, problem = (gtest_verdict.read_plain(gtest_verdict.batch_file(folder, kernel))
+                         if folder else (None, None))
+        try:
+            doc = json.loads(data.decode("utf-8")) if data and not problem else None
+            if doc and doc["kernel"] == kernel and doc["inputs"] == inputs:
+                found[kernel] = {key: float(doc["values"][key]) for key in nsight.WORK_METRICS}
+                continue
+        except (ValueError, KeyError, TypeError, AttributeError):
+            pass
+        missing.append((kernel, name, inputs))
+    if missing:
+        fresh = nsight.profile_batch(args.runner, [(k, n) for k, n, _ in missing],
+                                     nsight.WORK_METRICS, modules=args.reference_modules)
+        for kernel, _, inputs in missing:
+            if kernel not in fresh:
+                continue
+            found[kernel] = fresh[kernel]
+            if folder:
+                try:
+                    os.makedirs(folder, exist_ok=True)
+                    gtest_verdict.write_json(folder, kernel, ".json", {
+                        "kernel": kernel, "values": fresh[kernel], "inputs": inputs})
+                except OSError as err:
+                    print(f"batch: {err}")
+    return found
+
+
+def kept_values(args, which, metrics):
+    """{key: value} of `metrics` that the section's batch kept for the
+    kernel ("values": the implementation's launch, "reference": the
+    reference kernel's), or None: no --from-batch, no file, a value
+    missing, or an input changed since."""
+    if not args.from_batch:
+        return None
+    data, problem = gtest_verdict.read_plain(gtest_verdict.batch_file(args.from_batch, args.kernel))
+    if data is None or problem:
+        return None
+    try:
+        doc = json.loads(data.decode("utf-8"))
+        if doc["kernel"] != args.kernel or doc["inputs"] != kernel_inputs(args, doc["exercise"]):
+            return None
+        kept = doc[which]
+        return {key: float(kept[key]) for key in metrics}
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 if __name__ == "__main__":

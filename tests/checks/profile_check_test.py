@@ -4,7 +4,8 @@ a script named `ncu` first on PATH writes the raw page of a report to the
 --log-file it is given, with the values this test chose, and prints a
 forged row of its own on stdout (which must not count), so every verdict of
 the check (the bank model, the method counters, the constant model, a wrong
-kernel) is decided from the report file alone. CTest:
+kernel) is decided from the report file alone; and a section's batch
+(batch_cases). CTest:
 workbook.profile_check_reads_the_report (label host)."""
 import os
 import pathlib
@@ -97,9 +98,121 @@ CASES = [
 ]
 
 
+# A section's batch (--batch, then --from-batch): a stand-in runner that
+# lists two kernels of one section with the same function name (as
+# square_setRowReadCol and rect_setRowReadCol are) and answers the plain
+# run before the batch (--status, FAKE_STATUS), and a stand-in ncu for
+# `runner --status FILE ID...` that writes the status file (FAKE_STATUS:
+# "id=word,...", default ok) and a raw page where a marker launch precedes
+# each kernel's, the values of kernel i being FAKE_BATCH_i. Run without
+# --batch, the stand-in ncu fails loudly: a check that should have read the
+# batch's values must not run it.
+FAKE_RUNNER = r'''#!/usr/bin/env python3
+import json, os, sys
+if sys.argv[1:2] == ["--status"]:   # the plain run before the batch
+    words = dict(item.split("=") for item in os.environ.get("FAKE_STATUS", "").split(",") if item)
+    with open(sys.argv[2], "a") as out:
+        for kernel in sys.argv[3:]:
+            out.write(f"{kernel} {words.get(kernel, 'ok')}\n")
+if sys.argv[1:] == ["--list"]:
+    kernels = [dict(section="layout", id=i, exercise="setRowReadCol", name=f"wb::layout::{s}::setRowReadCol",
+                    sharedLoadWays=1, sharedStoreWays=1, globalStoreSectors=None, constantPasses=None,
+                    constantRequests=None, minActiveThreadsPerInstruction=None,
+                    minGlobalLoadEfficiency=None, minShufflesPerWarp=None, maxShufflesPerWarp=None)
+               for i, s in (("square_setRowReadCol", "square"), ("rect_setRowReadCol", "rect"))]
+    print(json.dumps(kernels))
+'''
+
+FAKE_BATCH_NCU = r'''#!/usr/bin/env python3
+import os, sys
+args = sys.argv[1:]
+if "--status" not in args:
+    print("the stand-in was run for a single kernel", file=sys.stderr)
+    sys.exit(3)
+log = args[args.index("--log-file") + 1]
+metrics = args[args.index("--metrics") + 1].split(",")
+status = args[args.index("--status") + 1]
+kernels = args[args.index("--status") + 2:]
+words = dict(item.split("=") for item in os.environ.get("FAKE_STATUS", "").split(",") if item)
+reference = os.environ.get("WB_MODULES") == "/reference"
+rows, launch = [], 0
+for i, kernel in enumerate(kernels):
+    with open(status, "a") as out:
+        out.write(f"{kernel} {words.get(kernel, 'ok')}\n")
+    rows.append([str(launch), "wbRunnerKernelBoundary(int)"] + ["0" for _ in metrics]); launch += 1
+    values = dict(item.split("=") for item in os.environ.get(
+        "FAKE_REFERENCE" if reference else f"FAKE_BATCH_{i}", "").split(",") if item)
+    rows.append([str(launch), "layout::setRowReadCol(int *)"] + [values.get(m, "0") for m in metrics])
+    launch += 1
+with open(log, "w") as out:
+    for fields in [["ID", "Kernel Name"] + metrics, ["", ""] + ["" for _ in metrics]] + rows:
+        out.write(",".join('"%s"' % f for f in fields) + "\n")
+'''
+
+LD_WAVEFRONTS = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
+LD_REQUESTS = "smsp__inst_executed_op_shared_ld.sum"
+
+
+def batch_cases(folder):
+    """[problem] of the batch mode: the values of each kernel come from its
+    own segment of the report, a kernel the runner found wrong is measured
+    alone, and kept values stop standing once a module changes."""
+    problems = []
+    bin_dir, modules, reference, kept = (folder / d for d in ("bin", "modules", "reference",
+                                                              "kept"))
+    for d in (bin_dir, modules / "layout", reference / "layout"):
+        d.mkdir(parents=True)
+    for path, text in ((bin_dir / "ncu", FAKE_BATCH_NCU), (folder / "wb_run", FAKE_RUNNER)):
+        path.write_text(text)
+        path.chmod(0o755)
+    for d in (modules, reference):
+        (d / "layout" / "setRowReadCol.fatbin").write_bytes(b"module")
+    base = dict(os.environ, PATH=f"{bin_dir}:{os.environ.get('PATH', '')}",
+                WB_MODULES=str(modules),
+                FAKE_BATCH_0=f"{LD_WAVEFRONTS}=64,{LD_REQUESTS}=64,{INSTRUCTIONS}=100",
+                FAKE_BATCH_1=f"{LD_WAVEFRONTS}=2048,{LD_REQUESTS}=64,{INSTRUCTIONS}=100",
+                FAKE_REFERENCE=f"{INSTRUCTIONS}=100")
+    common = ["--runner", str(folder / "wb_run"), "--reference-modules", str(reference)]
+
+    def batch(**env):
+        return subprocess.run([sys.executable, str(CHECK), *common, "--batch", str(kept),
+                               "--section", "layout", "--reference-batch",
+                               str(folder / "kept-reference")],
+                              capture_output=True, text=True, env=dict(base, **env), timeout=60)
+
+    def check(kernel, name):
+        return subprocess.run([sys.executable, str(CHECK), *common, "--kernel", kernel,
+                               "--name", name, "--load", "1", "--from-batch", str(kept)],
+                              capture_output=True, text=True, env=base, timeout=60)
+
+    square = ("layout/square_setRowReadCol", "wb::layout::square::setRowReadCol")
+    rect = ("layout/rect_setRowReadCol", "wb::layout::rect::setRowReadCol")
+    run = batch()
+    if run.returncode != 0 or "2 of 2 kernel(s) kept" not in run.stdout:
+        problems.append(f"batch: exit {run.returncode}, expected both kept:\n{run.stdout}{run.stderr}")
+    for (kernel, name), rc, phrase in ((square, 0, "wavefronts per request 1.00"),
+                                       (rect, 1, "wavefronts per request 32.00")):
+        got = check(kernel, name)
+        if got.returncode != rc or phrase not in got.stdout:
+            problems.append(f"{kernel} from the batch: exit {got.returncode} (expected {rc}), "
+                            f"output without '{phrase}':\n{got.stdout}{got.stderr}")
+    run = batch(FAKE_STATUS="layout/square_setRowReadCol=wrong")
+    got = check(*square)
+    if "1 of 2 kernel(s) kept" not in run.stdout or "single kernel" not in got.stdout + got.stderr:
+        problems.append(f"a kernel the runner found wrong was kept or not measured alone:\n"
+                        f"{run.stdout}\n{got.stdout}{got.stderr}")
+    batch()
+    (modules / "layout" / "setRowReadCol.fatbin").write_bytes(b"another module")
+    got = check(*rect)
+    if "single kernel" not in got.stdout + got.stderr:
+        problems.append(f"values kept before the module changed were read:\n{got.stdout}")
+    return problems
+
+
 def main():
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
+        problems += batch_cases(pathlib.Path(tmp) / "batch")
         folder = pathlib.Path(tmp)
         ncu = folder / "ncu"
         ncu.write_text(FAKE_NCU)
@@ -112,7 +225,9 @@ def main():
     for p in problems:
         print("PROBLEM " + p)
     if not problems:
-        print(f"{len(CASES)} verdicts of the profile check, each from the report file alone")
+        print(f"{len(CASES)} verdicts of the profile check, each from the report file alone; "
+              f"a section's batch keeps each kernel's values from its own segment, and only "
+              f"while they hold")
     return 1 if problems else 0
 
 

@@ -10,6 +10,15 @@
 //                        the kernel is not graded on it)
 //   wb_run --gpu-check   exit 0 when a usable GPU is present, 77 (and why) if not
 //   wb_run ID            run section/id (e.g. layout/square_setRowReadCol)
+//   wb_run --status FILE ID...
+//                        run several kernels one after another in this one
+//                        process, appending "ID ok|wrong|error|contention"
+//                        to FILE as each ends, each kernel preceded by a
+//                        marker launch (wb::launchMarker): a tool wrapped around the
+//                        process (a section's sanitizer batch) pays its start
+//                        and the CUDA context once. A CUDA error ends the run
+//                        (the context may be broken); the kernels after it
+//                        get no line.
 //
 // The kernel comes from the module of its exercise in the folders that the
 // environment variable WB_MODULES names (chapters/common/exercise_kernel.h).
@@ -29,6 +38,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <random>
 #include <string>
 #include <thread>
@@ -36,6 +46,7 @@
 #include "registry.h"
 #include "wb/cuda_check.h"
 #include "wb/device.h"
+#include "wb/launch_marker.h"
 #include "wb/modules.h"
 
 namespace wb::runner {
@@ -65,7 +76,7 @@ namespace {
 int usage(const char* why) {
   if (why) std::fprintf(stderr, "wb_run: %s\n", why);
   std::fprintf(stderr,
-               "usage: wb_run --list | --gpu-check | SECTION/ID\n"
+               "usage: wb_run --list | --gpu-check | SECTION/ID | --status FILE SECTION/ID...\n"
                "  --list       print every kernel as a JSON array of objects: section, id,\n"
                "               exercise, name, sharedLoadWays, sharedStoreWays,\n"
                "               globalStoreSectors, constantPasses, constantRequests,\n"
@@ -73,6 +84,8 @@ int usage(const char* why) {
                "               minShufflesPerWarp, maxShufflesPerWarp (null when not graded on it)\n"
                "  --gpu-check  exit 0 with a usable GPU, 77 (and the reason) without\n"
                "  SECTION/ID   launch that kernel once at a small size and check its output\n"
+               "  --status FILE SECTION/ID...  launch each in turn in this process, appending\n"
+               "               'SECTION/ID ok|wrong|error|contention' to FILE; a CUDA error ends it\n"
                "exit: 0 right, 1 wrong, 2 usage, 3 CUDA error, 75 GPU held by another process\n"
                "      (out of memory, unavailable), 124 timed out (WB_RUN_TIMEOUT, default 60 s),\n"
                "      77 no usable GPU\n");
@@ -82,18 +95,77 @@ int usage(const char* why) {
 /// A kernel that never returns would hang the profiler or the sanitizer
 /// wrapped around this process until CTest's own limit. The watchdog ends the
 /// process after WB_RUN_TIMEOUT seconds (default 60; every workbook launch
-/// here takes milliseconds, even under a sanitizer) and says why.
-void startWatchdog(const std::string& what) {
-  const char* env = std::getenv("WB_RUN_TIMEOUT");
-  const int seconds = env ? std::atoi(env) : 60;
-  if (seconds <= 0) return;
-  std::thread([what, seconds] {
-    std::this_thread::sleep_for(std::chrono::seconds(seconds));
-    std::printf("TIMEOUT %s did not finish within %d s: a kernel that never returns?\n",
-                what.c_str(), seconds);
-    std::fflush(stdout);
-    std::_Exit(124);
-  }).detach();
+/// here takes milliseconds, even under a sanitizer) and says why; each
+/// kernel of a run of several gets the whole limit (rearm).
+class Watchdog {
+ public:
+  Watchdog() {
+    const char* env = std::getenv("WB_RUN_TIMEOUT");
+    seconds_ = env ? std::atoi(env) : 60;
+    if (seconds_ <= 0) return;
+    std::thread([this] {
+      for (;;) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (what_.empty() || std::chrono::steady_clock::now() < deadline_) continue;
+        std::printf("TIMEOUT %s did not finish within %d s: a kernel that never returns?\n",
+                    what_.c_str(), seconds_);
+        std::fflush(stdout);
+        std::_Exit(124);
+      }
+    }).detach();
+  }
+  void rearm(const std::string& what) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    what_ = what;
+    deadline_ = std::chrono::steady_clock::now() + std::chrono::seconds(seconds_);
+  }
+
+ private:
+  int seconds_ = 60;
+  std::mutex mutex_;
+  std::string what_;
+  std::chrono::steady_clock::time_point deadline_;
+};
+
+/// Launches kernel @p k once and says how it went: 0 right, 1 wrong, 3 a
+/// CUDA error, 75 a CUDA error that says another process holds the GPU.
+/// With @p marker >= 0 (a run of several), the marker launch with that
+/// index comes first (wb::launchMarker).
+int runKernel(const wb::runner::RunnableKernel& k, int marker) {
+  using wb::runner::inputSeed;
+  const std::string name = k.section + "/" + k.id;
+  try {
+    if (marker >= 0) wb::launchMarker(marker);
+    // The run depends on this exercise's module alone (the grader's result
+    // cache relies on it): loading any other one is an error. In a run of
+    // several kernels each loads its own (those loaded before stay loaded).
+    wb::loadOnlyModule(k.section + "/" + k.exercise);
+    const std::string problem = k.runOnce();
+    if (!problem.empty()) {
+      std::printf("WRONG %s: %s (inputs of seed %llu: WB_RUN_SEED=%llu repeats them)\n",
+                  name.c_str(), problem.c_str(), static_cast<unsigned long long>(inputSeed()),
+                  static_cast<unsigned long long>(inputSeed()));
+      return 1;
+    }
+  } catch (const std::exception& e) {
+    std::printf("CUDA ERROR %s: %s\n", name.c_str(), e.what());
+    // 75: the harness's own CUDA call found the GPU held by another
+    // process (wb::noteGpuContention); the grader may run the check again
+    // alone on this status, which the kernel cannot choose.
+    return wb::gpuContentionSeen() ? 75 : 3;
+  }
+  std::printf("ok %s\n", name.c_str());
+  return 0;
+}
+
+const char* statusWord(int status) {
+  switch (status) {
+    case 0: return "ok";
+    case 1: return "wrong";
+    case 75: return "contention";
+    default: return "error";
+  }
 }
 
 /// A JSON number, or null for a quantity the kernel is not graded on.
@@ -152,15 +224,15 @@ void printKernelList(const std::vector<wb::runner::RunnableKernel>& kernels) {
 
 int main(int argc, char** argv) {
   using namespace wb::runner;
-  if (argc != 2) return usage("expected exactly one argument");
+  if (argc < 2) return usage("expected an argument");
   const std::string arg = argv[1];
   const auto kernels = allKernels();
-  if (arg == "--list") {
+  if (argc == 2 && arg == "--list") {
     printKernelList(kernels);
     return 0;
   }
-  if (arg == "-h" || arg == "--help") return usage(nullptr), 0;
-  if (arg == "--gpu-check") {
+  if (argc == 2 && (arg == "-h" || arg == "--help")) return usage(nullptr), 0;
+  if (argc == 2 && arg == "--gpu-check") {
     if (const auto reason = wb::gpuUnavailableReason()) {
       std::printf("skipped: %s\n", reason->c_str());
       return 77;
@@ -168,34 +240,56 @@ int main(int argc, char** argv) {
     std::printf("ok %s\n", wb::currentDevice().describe().c_str());
     return 0;
   }
-  for (const auto& k : kernels) {
-    if (k.section + "/" + k.id != arg) continue;
-    if (const auto reason = wb::gpuUnavailableReason()) {
-      std::printf("skipped: %s\n", reason->c_str());
-      return 77;
-    }
-    startWatchdog(arg);
-    try {
-      // The run depends on this exercise's module alone (the grader's result
-      // cache relies on it): loading any other one is an error.
-      wb::loadOnlyModule(k.section + "/" + k.exercise);
-      const std::string problem = k.runOnce();
-      if (!problem.empty()) {
-        std::printf("WRONG %s: %s (inputs of seed %llu: WB_RUN_SEED=%llu repeats them)\n",
-                    arg.c_str(), problem.c_str(),
-                    static_cast<unsigned long long>(inputSeed()),
-                    static_cast<unsigned long long>(inputSeed()));
-        return 1;
-      }
-    } catch (const std::exception& e) {
-      std::printf("CUDA ERROR %s: %s\n", arg.c_str(), e.what());
-      // 75: the harness's own CUDA call found the GPU held by another
-      // process (wb::noteGpuContention); the grader may run the check again
-      // alone on this status, which the kernel cannot choose.
-      return wb::gpuContentionSeen() ? 75 : 3;
-    }
-    std::printf("ok %s\n", arg.c_str());
-    return 0;
+  // The kernels to run, each named once, and where their outcomes go.
+  std::string statusPath;
+  int first = 1;
+  if (arg == "--status") {
+    if (argc < 4) return usage("--status takes a file and at least one kernel");
+    statusPath = argv[2];
+    first = 3;
+  } else if (argc != 2) {
+    return usage("several kernels need --status FILE");
   }
-  return usage(("no kernel called '" + arg + "' (see --list)").c_str());
+  std::vector<const RunnableKernel*> chosen;
+  for (int i = first; i < argc; ++i) {
+    const std::string wanted = argv[i];
+    const RunnableKernel* found = nullptr;
+    for (const auto& k : kernels) {
+      if (k.section + "/" + k.id == wanted) found = &k;
+    }
+    if (found == nullptr) return usage(("no kernel called '" + wanted + "' (see --list)").c_str());
+    for (const auto* k : chosen) {
+      if (k == found) return usage(("kernel '" + wanted + "' named twice").c_str());
+    }
+    chosen.push_back(found);
+  }
+  std::FILE* status = nullptr;
+  if (!statusPath.empty()) {
+    status = std::fopen(statusPath.c_str(), "a");
+    if (status == nullptr) return usage(("cannot append to " + statusPath).c_str());
+  }
+  if (const auto reason = wb::gpuUnavailableReason()) {
+    std::printf("skipped: %s\n", reason->c_str());
+    return 77;
+  }
+  // Never destroyed: its thread outlives main until the process ends.
+  auto& watchdog = *new Watchdog;
+  int worst = 0;
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    const RunnableKernel* k = chosen[i];
+    const std::string name = k->section + "/" + k->id;
+    watchdog.rearm(name);
+    const int outcome = runKernel(*k, status != nullptr ? static_cast<int>(i) : -1);
+    if (status != nullptr) {
+      std::fprintf(status, "%s %s\n", name.c_str(), statusWord(outcome));
+      std::fflush(status);
+      // The next kernel meets its module as it would alone, even one of the
+      // same exercise: nothing a kernel remembers reaches the next launch.
+      wb::unloadModules();
+    }
+    if (worst == 0) worst = outcome;
+    if (outcome == 3 || outcome == 75) break;  // the context may be broken
+  }
+  if (status != nullptr) std::fclose(status);
+  return worst;
 }

@@ -232,6 +232,18 @@ void setDefaultModuleFolders(const std::string& folders) {
   r.defaultFolders = folders;
 }
 
+void unloadModules() {
+  ModuleRegistry& r = registry();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  for (auto& [entry, m] : r.modules) {
+    (void)entry;
+    // A context broken by a fault refuses; the process ends soon after.
+    (void)cudaLibraryUnload(m.library);
+  }
+  r.modules.clear();
+  (void)cudaGetLastError();  // not the next launch's error
+}
+
 void loadOnlyModule(const std::string& key) {
   ModuleRegistry& r = registry();
   const std::lock_guard<std::mutex> lock(r.mutex);

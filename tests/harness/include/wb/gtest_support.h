@@ -11,6 +11,7 @@
 #include <string>
 
 #include "wb/device.h"
+#include "wb/modules.h"
 
 /// Skips the current test, with the reason, when no usable GPU is present.
 /// CTest reports such a test as skipped (its SKIP_REGULAR_EXPRESSION).
@@ -23,17 +24,22 @@
 
 namespace wb {
 
-/// Base fixture of every test that needs a GPU.
+/// Base fixture of every test that needs a GPU. Each test ends by unloading
+/// the exercise modules it loaded (wb::unloadModules): in an exercise's batch
+/// (one process for all its tests) the next test meets them as it would
+/// alone.
 class GpuTest : public ::testing::Test {
  protected:
   void SetUp() override { WB_REQUIRE_GPU(); }
+  void TearDown() override { ::wb::unloadModules(); }
 };
 
-/// Base fixture of every parameterised test that needs a GPU.
+/// Base fixture of every parameterised test that needs a GPU (as GpuTest).
 template <class Param>
 class GpuTestWithParam : public ::testing::TestWithParam<Param> {
  protected:
   void SetUp() override { WB_REQUIRE_GPU(); }
+  void TearDown() override { ::wb::unloadModules(); }
 };
 
 /// Turns a problem description ("" when all is well) into a gtest result.

@@ -15,6 +15,14 @@ namespace wb {
 /// silently testing someone else's kernels.
 void setDefaultModuleFolders(const std::string& folders);
 
+/// Unloads every module loaded so far; the next exerciseKernel or
+/// exerciseGlobal loads its module afresh, with its `__device__` variables
+/// as the file initialises them. The GPU tests call it after each test and
+/// the kernel runner after each kernel of a run of several, so a test or a
+/// kernel run in a process with others meets the module as it would alone
+/// (a kernel cannot carry what it remembers from one launch to the next).
+void unloadModules();
+
 /// From now on this process may load only the module @p key
 /// ("section/exercise"); loading any other throws. The kernel runner calls
 /// it with the exercise of the one kernel it launches, so a profile or
