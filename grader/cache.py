@@ -19,6 +19,12 @@ when it was stored. What runs in a test process:
     kernel's printf could forge). A profile or sanitize test runs the kernel
     runner, which refuses to load any module but that of the one kernel it
     runs (wb::loadOnlyModule), so it ran its exercise's code alone. A
+    profile or method-counter test may read its values from its section's
+    batch instead (tests/checks/profile_check.py --from-batch): one ncu
+    process in which the runner loads each kernel's module afresh, unloads
+    it after the kernel (wb::unloadModules), and the counters are those of
+    that kernel's own launch, so they too depend on its exercise's code
+    alone. A
     method test (tests/checks/method_check.py) reads its own exercise's
     module alone, with the disassemblers whose versions the context holds.
 

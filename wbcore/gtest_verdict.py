@@ -44,11 +44,11 @@ from running. With --from-batch DIR, a single test whose file is there,
 with those inputs unchanged, takes that verdict (and writes its record
 from it) without running; any other test, failures included, runs alone
 as above. A failure is never taken from a batch: a kernel that faults
-breaks the CUDA context for every test after it in that process. Known
-limit: the tests of a batch share a process, so a module's `__device__`
-variables keep their values from one test to the next there; a kernel
-that passes only after an earlier launch has set them would pass there
-and fail alone.
+breaks the CUDA context for every test after it in that process. The
+tests of a batch share a process, but not their modules: every GPU test
+unloads the modules it loaded when it ends (wb::GpuTest's TearDown,
+wb::unloadModules), so a module's `__device__` variables start each test
+as the file initialises them, as they would alone.
 
 --test must name exactly one test: no filter pattern characters (* ? : -).
 ARGS may not hold --gtest_filter, --gtest_output or --gtest_flagfile (a usage
