@@ -12,8 +12,8 @@
 # WB_SOURCES (the folder its sources were compiled from, shown as WB_IMPL/
 # in the checks' messages), WB_PYTHON, WB_CHECKS, WB_PYTHONPATH_MODIFICATION
 # (the checks import wbcore: cmake/WorkbookPython.cmake), WB_COURSE
-# (workbook.toml as CMake statements), WB_BATCH_GPU_TESTS, WB_BATCHES and
-# WB_REFERENCE_BATCHES.
+# (workbook.toml as CMake statements), WB_BATCH_GPU_TESTS, WB_BATCHES,
+# WB_REFERENCE_BATCHES and WB_SANITIZE_BATCHES.
 #
 # Batches: with WB_BATCH_GPU_TESTS, a section whose kernels have profile or
 # method-counter tests also gets `<impl>.<section>.profile.batch` (label
@@ -24,7 +24,10 @@
 # reference modules are unchanged) and keeps each right kernel's values in
 # WB_BATCHES<section>/; each test reads its kernel's values there while the
 # runner and the modules are unchanged (tests/checks/profile_check.py), and
-# measures alone otherwise. It always passes.
+# measures alone otherwise. Likewise `<impl>.<section>.sanitize.batch` runs
+# the section's kernels under memcheck, synccheck and initcheck, one process
+# each, for the sanitize tests (tests/checks/sanitize_check.py). Both always
+# pass.
 cmake_policy(VERSION 3.24)
 
 include("${WB_COURSE}")
@@ -73,6 +76,7 @@ if(kernel_count EQUAL 0)
   return()
 endif()
 set(batched_sections "")
+set(sanitized_sections "")
 math(EXPR last "${kernel_count} - 1")
 foreach(index RANGE ${last})
   foreach(field IN ITEMS section id exercise name)
@@ -148,14 +152,22 @@ foreach(index RANGE ${last})
                          ENVIRONMENT_MODIFICATION "${WB_PYTHONPATH_MODIFICATION}")
   endif()
   set(test "${WB_IMPL}.${section}.sanitize.${id}")
+  set(from_batch "")
+  if(WB_BATCH_GPU_TESTS)
+    set(from_batch --from-batch "${WB_SANITIZE_BATCHES}${section}")
+    list(APPEND sanitize_batch_tests_${section} "${test}")
+  endif()
   add_test("${test}" "${WB_PYTHON}" "${WB_CHECKS}/sanitize_check.py" --runner "${WB_RUNNER}"
-           --kernel "${section}/${id}" --source-dir "${WB_SOURCES}=${WB_IMPL}")
+           --kernel "${section}/${id}" --source-dir "${WB_SOURCES}=${WB_IMPL}" ${from_batch})
   set_tests_properties("${test}" PROPERTIES LABELS "${labels};sanitize"
                        SKIP_RETURN_CODE 77 TIMEOUT 360
                        ENVIRONMENT "WB_MODULES=${WB_MODULES};WB_TEST_NAME=${test}"
                        ENVIRONMENT_MODIFICATION "${WB_PYTHONPATH_MODIFICATION}")
   if(batch_tests_${section})
     list(APPEND batched_sections ${section})
+  endif()
+  if(sanitize_batch_tests_${section})
+    list(APPEND sanitized_sections ${section})
   endif()
 endforeach()
 
@@ -176,4 +188,19 @@ foreach(section IN LISTS batched_sections)
   # CTest includes every implementation's file in one scope: the next one
   # must not find this one's tests.
   unset(batch_tests_${section})
+endforeach()
+
+if(sanitized_sections)
+  list(REMOVE_DUPLICATES sanitized_sections)
+endif()
+foreach(section IN LISTS sanitized_sections)
+  set(batch "${WB_IMPL}.${section}.sanitize.batch")
+  add_test("${batch}" "${WB_PYTHON}" "${WB_CHECKS}/sanitize_check.py" --runner "${WB_RUNNER}"
+           --batch "${WB_SANITIZE_BATCHES}${section}" --section "${section}")
+  set_tests_properties("${batch}" PROPERTIES LABELS "${section};${WB_IMPL};batch;sanitize"
+                       TIMEOUT 960 FIXTURES_SETUP "${batch}"
+                       ENVIRONMENT "WB_MODULES=${WB_MODULES}"
+                       ENVIRONMENT_MODIFICATION "${WB_PYTHONPATH_MODIFICATION}")
+  set_tests_properties(${sanitize_batch_tests_${section}} PROPERTIES FIXTURES_REQUIRED "${batch}")
+  unset(sanitize_batch_tests_${section})
 endforeach()

@@ -551,7 +551,40 @@ def sanitize_command(runner, kernel, tool, log_file=None):
         cmd += ["--racecheck-report", "analysis"]
     if log_file:
         cmd += ["--log-file", log_file]
-    return cmd + [runner, kernel]
+    return cmd + [runner, *([kernel] if isinstance(kernel, str) else kernel)]
+
+
+# The tools whose cost is the process's, not the kernels' (about half a
+# second a process on an H100 whether it runs one kernel or a section's 18,
+# docs/results/profile-batches-nvidia-h100.md): a section's kernels run
+# under each of them in one process. racecheck's cost grows with the
+# kernels it watches, so its checks keep a process each and run in parallel.
+SECTION_SANITIZER_TOOLS = ("memcheck", "synccheck", "initcheck")
+
+
+def sanitize_batch(runner, kernels, tool, timeout=300):
+    """Runs `kernels` (ids) in one runner process under compute-sanitizer
+    --tool TOOL (`wb_run --status FILE ID...`): the ids the runner found
+    right (its status file), provided the tool's report holds no finding at
+    all and the process ended normally; else none (each kernel's check then
+    runs the tool alone, which names what it found). A finding anywhere
+    keeps nothing, so no kernel's clean run stands beside another's fault."""
+    with private_folder("wb-sanitizer-batch-") as folder:
+        log = os.path.join(folder, f"{tool}.log")
+        status = os.path.join(folder, "status.txt")
+        cmd = sanitize_command(runner, ["--status", status, *kernels], tool, log_file=log)
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return []
+        report = _read_report(log)
+        right = run_status(status)
+    findings = [l for l in report.splitlines() if l.startswith("=========")
+                and "SUMMARY" not in l and any(k in l for k in _FINDING_WORDS)]
+    summary = re.search(r"ERROR SUMMARY: (\d+) error", report)
+    if findings or proc.returncode not in (0, 1) or not summary or summary.group(1) != "0":
+        return []
+    return [k for k in kernels if right.get(k) == "ok"]
 
 
 # Words of the "=========" lines that report a finding (not the banner, not

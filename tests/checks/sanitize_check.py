@@ -22,9 +22,19 @@ GPU, the grader then makes the submission's shared run again alone.
 Findings are read from compute-sanitizer's report file alone
 (wbcore/nsight.py); "=========" lines the kernel prints stay in the
 runner's output, which is shown only when the run itself failed.
+
+A section's batch (--batch DIR --section S, a CTest fixture run before the
+section's sanitize checks) runs the section's kernels that are right on a
+plain run in one process under each of memcheck, synccheck and initcheck
+(nsight.SECTION_SANITIZER_TOOLS), and keeps in DIR, per kernel, the tools
+under which the whole run was clean. A check given --from-batch DIR takes
+those tools as clean while the runner and the kernel's module are
+unchanged, and runs every other tool alone, racecheck always.
 """
 import argparse
+import json
 import os
+import subprocess
 import sys
 
 from wbcore import gtest_verdict
@@ -68,17 +78,33 @@ def main():
         description=__doc__.split("\n\n", 1)[0], epilog=__doc__.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runner", required=True)
-    ap.add_argument("--kernel", required=True, help="section/id")
+    ap.add_argument("--kernel", help="section/id")
     ap.add_argument("--tools", default=",".join(nsight.SANITIZER_TOOLS))
     ap.add_argument("--source-dir", action="append", default=[], metavar="DIR=SHOWN",
                     help="the implementation's source folder as the build compiled it and the "
                          "name shown for it (the grader's copy of a submission: "
                          "SLOT/submission=starter); repeatable")
+    ap.add_argument("--batch", metavar="DIR",
+                    help="run the right kernels of --section in one process per tool of "
+                         "nsight.SECTION_SANITIZER_TOOLS; keep the clean ones in DIR")
+    ap.add_argument("--section", help="with --batch: the section")
+    ap.add_argument("--from-batch", metavar="DIR",
+                    help="take the tools the section's batch in DIR found clean, where that holds")
     args = ap.parse_args()
+    if args.batch:
+        if not args.section:
+            ap.error("--batch needs --section")
+        return run_batch(args)
+    if not args.kernel:
+        ap.error("--kernel is required (or --batch)")
     sources = nsight.source_dirs(args.source_dir)
     candidates = None
     failed = False
+    clean_in_batch = kept_clean(args)
     for tool in args.tools.split(","):
+        if tool in clean_in_batch:
+            print(f"{args.kernel}: {tool} clean (in the run of its section's right kernels)")
+            continue
         try:
             run = nsight.sanitize_run(args.runner, args.kernel, tool)
         except nsight.ToolUnavailable as err:
@@ -129,6 +155,80 @@ def main():
         else:
             print(f"{args.kernel}: {tool} clean")
     return 1 if failed else 0
+
+
+# --------------------------------------------------------------------------
+# A section's batch
+
+
+def kernel_inputs(runner, exercise):
+    """What a kept clean run depends on besides the kernel: the runner, the
+    exercise's module in WB_MODULES' folders and WB_MODULES."""
+    return gtest_verdict.batch_inputs([runner], [exercise])
+
+
+def run_batch(args):
+    """Runs the section's right kernels under each tool of
+    nsight.SECTION_SANITIZER_TOOLS in one process, and keeps in args.batch,
+    per kernel, the tools under which that run was clean. Exits 0 whatever
+    happens (a failed fixture would leave the checks not run); a check
+    whose tool is not kept runs it alone."""
+    folder = args.batch
+    try:
+        os.makedirs(folder, exist_ok=True)
+        for entry in os.scandir(folder):
+            if entry.name.endswith(".json"):
+                os.unlink(entry.path)
+        listing = json.loads(subprocess.run([args.runner, "--list"], capture_output=True,
+                                            text=True, timeout=60).stdout)
+    except (OSError, ValueError, subprocess.TimeoutExpired) as err:
+        print(f"batch: {err}; every check runs its tools alone")
+        return 0
+    exercises = {f"{k['section']}/{k['id']}": f"{k['section']}/{k['exercise']}"
+                 for k in listing if k.get("section") == args.section}
+    right = nsight.right_kernels(args.runner, list(exercises))
+    clean = {kernel: [] for kernel in right}
+    for tool in nsight.SECTION_SANITIZER_TOOLS if right else ():
+        try:
+            for kernel in nsight.sanitize_batch(args.runner, right, tool):
+                clean[kernel].append(tool)
+        except nsight.ToolUnavailable as err:
+            print(f"batch: {err}; every check runs its tools alone")
+            return 0
+    kept = 0
+    for kernel, tools in clean.items():
+        if not tools:
+            continue
+        doc = {"kernel": kernel, "exercise": exercises[kernel], "clean": tools,
+               "inputs": kernel_inputs(args.runner, exercises[kernel])}
+        try:
+            gtest_verdict.write_json(folder, kernel, ".json", doc)
+            kept += 1
+        except OSError as err:
+            print(f"batch: {err}")
+    print(f"batch: {kept} of {len(exercises)} kernel(s) clean under "
+          f"{', '.join(nsight.SECTION_SANITIZER_TOOLS)} in one run each ({len(right)} right "
+          f"on a plain run); the other tools run alone")
+    return 0
+
+
+def kept_clean(args):
+    """The tools the section's batch found clean for the kernel, where its
+    inputs are unchanged; () without --from-batch or a usable file."""
+    if not args.from_batch:
+        return ()
+    data, problem = gtest_verdict.read_plain(gtest_verdict.batch_file(args.from_batch,
+                                                                      args.kernel))
+    if data is None or problem:
+        return ()
+    try:
+        doc = json.loads(data.decode("utf-8"))
+        if (doc["kernel"] != args.kernel
+                or doc["inputs"] != kernel_inputs(args.runner, doc["exercise"])):
+            return ()
+        return tuple(t for t in doc["clean"] if t in nsight.SECTION_SANITIZER_TOOLS)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return ()
 
 
 if __name__ == "__main__":
