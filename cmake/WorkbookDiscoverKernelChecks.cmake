@@ -181,7 +181,7 @@ foreach(section IN LISTS batched_sections)
            --reference-modules "${WB_REFERENCE_MODULES}"
            --reference-batch "${WB_REFERENCE_BATCHES}${section}")
   set_tests_properties("${batch}" PROPERTIES LABELS "${section};${WB_IMPL};batch;profile"
-                       RUN_SERIAL TRUE TIMEOUT 660 FIXTURES_SETUP "${batch}"
+                       RUN_SERIAL TRUE TIMEOUT 420 FIXTURES_SETUP "${batch}"
                        ENVIRONMENT "WB_MODULES=${WB_MODULES}"
                        ENVIRONMENT_MODIFICATION "${WB_PYTHONPATH_MODIFICATION}")
   set_tests_properties(${batch_tests_${section}} PROPERTIES FIXTURES_REQUIRED "${batch}")
@@ -198,7 +198,7 @@ foreach(section IN LISTS sanitized_sections)
   add_test("${batch}" "${WB_PYTHON}" "${WB_CHECKS}/sanitize_check.py" --runner "${WB_RUNNER}"
            --batch "${WB_SANITIZE_BATCHES}${section}" --section "${section}")
   set_tests_properties("${batch}" PROPERTIES LABELS "${section};${WB_IMPL};batch;sanitize"
-                       TIMEOUT 960 FIXTURES_SETUP "${batch}"
+                       TIMEOUT 420 FIXTURES_SETUP "${batch}"
                        ENVIRONMENT "WB_MODULES=${WB_MODULES}"
                        ENVIRONMENT_MODIFICATION "${WB_PYTHONPATH_MODIFICATION}")
   set_tests_properties(${sanitize_batch_tests_${section}} PROPERTIES FIXTURES_REQUIRED "${batch}")

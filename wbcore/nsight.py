@@ -276,7 +276,7 @@ def _run_ncu(cmd, timeout, what, log, env=None):
     stopped before opening the report. RuntimeError when it does not finish
     in time, ToolUnavailable when it may not read the GPU's counters."""
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+        proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         raise ToolTimeout(f"{what} did not finish within {timeout} s")
     report = _read_report(log)
@@ -447,6 +447,8 @@ def profile_batch(runner, kernels, metrics, modules=None, timeout=300):
             segments.append(current)
         elif current is not None:
             current.append(row)
+    if len(segments) != len(right):
+        return {}   # a marker for each kernel the runner reached, or nothing is known
     found = {}
     for (kernel, qualified_name), rows in zip(kernels, segments):
         if right.get(kernel) != "ok":
@@ -513,7 +515,7 @@ def exercise_file(runner, kernel, shown="starter"):
     import json
     section, _, kernel_id = kernel.partition("/")
     try:
-        out = subprocess.run([runner, "--list"], capture_output=True, text=True,
+        out = subprocess.run([runner, "--list"], capture_output=True, text=True, errors="replace",
                              timeout=60).stdout
         listed = [k for k in json.loads(out) if k["section"] == section and k["id"] == kernel_id]
     except (OSError, ValueError, KeyError, TypeError, subprocess.TimeoutExpired):
@@ -574,7 +576,7 @@ def sanitize_batch(runner, kernels, tool, timeout=300):
         status = os.path.join(folder, "status.txt")
         cmd = sanitize_command(runner, ["--status", status, *kernels], tool, log_file=log)
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+            proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout)
         except subprocess.TimeoutExpired:
             return []
         report = _read_report(log)
@@ -616,7 +618,7 @@ def sanitize_run(runner, kernel, tool, timeout=300):
         log = os.path.join(folder, f"{tool}.log")
         cmd = sanitize_command(runner, kernel, tool, log_file=log)
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+            proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout)
         except subprocess.TimeoutExpired:
             raise ToolTimeout(f"compute-sanitizer --tool {tool} did not finish within "
                                f"{timeout} s")

@@ -44,6 +44,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 from wbcore import gtest_verdict
 from wbcore import ncu_source
@@ -306,12 +307,34 @@ def kernel_inputs(args, exercise):
     return inputs
 
 
+# How long a section's batch may take in all (CTest's limit for it is this
+# plus 120 s): past it, what is not done is measured alone.
+BATCH_SECONDS = 300
+
+
 def run_batch(args):
     """Profiles the section's graded kernels in one ncu process (and the
     reference kernels in another) and keeps each right kernel's values in
-    args.batch. Exits 0 whatever happens: a failed fixture would leave the
-    checks that require it not run; each check whose values are not kept
-    measures its kernel alone."""
+    args.batch. Exits 0 whatever happens, an unforeseen error included: a
+    failed fixture would leave the checks that require it not run; each
+    check whose values are not kept measures its kernel alone."""
+    try:
+        return _run_batch(args, time.monotonic() + BATCH_SECONDS)
+    except Exception as err:   # noqa: BLE001 - nothing may fail the fixture
+        print(f"batch: stopped ({type(err).__name__}: {err}); every check measures its "
+              f"kernel alone")
+        return 0
+
+
+def _left(deadline):
+    """Seconds left before the batch's deadline; TimeoutError when none."""
+    left = deadline - time.monotonic()
+    if left < 1:
+        raise TimeoutError(f"the batch ran out of its {BATCH_SECONDS} s")
+    return left
+
+
+def _run_batch(args, deadline):
     folder = args.batch
     try:
         os.makedirs(folder, exist_ok=True)
@@ -319,7 +342,7 @@ def run_batch(args):
             if entry.name.endswith(".json"):
                 os.unlink(entry.path)
         listing = json.loads(subprocess.run([args.runner, "--list"], capture_output=True,
-                                            text=True, timeout=60).stdout)
+                                            text=True, errors="replace", timeout=60).stdout)
     except (OSError, ValueError, subprocess.TimeoutExpired) as err:
         print(f"batch: {err}; every check measures its kernel alone")
         return 0
@@ -334,7 +357,8 @@ def run_batch(args):
         return 0
     # Only the kernels that are right on a plain run are profiled: one still
     # as the starter gives it would cost its replays and keep nothing.
-    right = set(nsight.right_kernels(args.runner, [f"{k['section']}/{k['id']}" for k in chosen]))
+    right = set(nsight.right_kernels(args.runner, [f"{k['section']}/{k['id']}" for k in chosen],
+                                     timeout=_left(deadline)))
     listed = len(chosen)
     chosen = [k for k in chosen if f"{k['section']}/{k['id']}" in right]
     if not chosen:
@@ -343,10 +367,10 @@ def run_batch(args):
         return 0
     kernels = [(f"{k['section']}/{k['id']}", k["name"]) for k in chosen]
     try:
-        values = nsight.profile_batch(args.runner, kernels, metrics)
+        values = nsight.profile_batch(args.runner, kernels, metrics, timeout=_left(deadline))
         reference = {}
         if args.reference_modules:
-            reference = reference_work(args, chosen, kernels)
+            reference = reference_work(args, chosen, kernels, deadline)
     except (nsight.ToolUnavailable, RuntimeError) as err:
         print(f"batch: {str(err).splitlines()[0] if str(err) else err}; every check "
               f"measures its kernel alone")
@@ -369,18 +393,30 @@ def run_batch(args):
     return 0
 
 
-def reference_work(args, chosen, kernels):
+def reference_key(args):
+    """What the reference kernels' counts depend on besides the runner and
+    their modules: the GPU (the runner's --gpu-check line names it and its
+    compute capability), the ncu that counted and the metrics counted."""
+    said = subprocess.run([args.runner, "--gpu-check"], capture_output=True, text=True,
+                          errors="replace", timeout=60).stdout.strip()
+    ncu = os.stat(nsight.find_tool("ncu"))
+    return {"gpu": said, "ncu": [ncu.st_mtime_ns, ncu.st_size], "metrics": nsight.WORK_METRICS}
+
+
+def reference_work(args, chosen, kernels, deadline):
     """{id: WORK_METRICS' values} of the reference kernels on the runner's
     launches: those --reference-batch kept from an earlier run while the
-    runner and the reference module are unchanged (the same for every
-    implementation and every run of this build), the others profiled in
-    one ncu process and kept there."""
+    runner, the reference module, the GPU and ncu are unchanged (the same
+    for every implementation and every run of this build), the others
+    profiled in one ncu process and kept there."""
     folder = args.reference_batch
     found, missing = {}, []
+    key = reference_key(args)
     for k, (kernel, name) in zip(chosen, kernels):
         exercise = f"{k['section']}/{k['exercise']}"
-        inputs = gtest_verdict.batch_inputs([args.runner], [exercise],
-                                            folders=args.reference_modules)["files"]
+        inputs = {"files": gtest_verdict.batch_inputs([args.runner], [exercise],
+                                                      folders=args.reference_modules)["files"],
+                  **key}
         data, problem = (gtest_verdict.read_plain(gtest_verdict.batch_file(folder, kernel))
                          if folder else (None, None))
         try:
@@ -393,7 +429,8 @@ def reference_work(args, chosen, kernels):
         missing.append((kernel, name, inputs))
     if missing:
         fresh = nsight.profile_batch(args.runner, [(k, n) for k, n, _ in missing],
-                                     nsight.WORK_METRICS, modules=args.reference_modules)
+                                     nsight.WORK_METRICS, modules=args.reference_modules,
+                                     timeout=_left(deadline))
         for kernel, _, inputs in missing:
             if kernel not in fresh:
                 continue

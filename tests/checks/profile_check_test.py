@@ -104,7 +104,8 @@ CASES = [
 # run before the batch (--status, FAKE_STATUS), and a stand-in ncu for
 # `runner --status FILE ID...` that writes the status file (FAKE_STATUS:
 # "id=word,...", default ok) and a raw page where a marker launch precedes
-# each kernel's, the values of kernel i being FAKE_BATCH_i. Run without
+# each kernel's, the values of kernel i being FAKE_BATCH_i (and prints, as a
+# kernel's printf could, a byte that is not UTF-8). Run without
 # --batch, the stand-in ncu fails loudly: a check that should have read the
 # batch's values must not run it.
 FAKE_RUNNER = r'''#!/usr/bin/env python3
@@ -144,6 +145,7 @@ for i, kernel in enumerate(kernels):
         "FAKE_REFERENCE" if reference else f"FAKE_BATCH_{i}", "").split(",") if item)
     rows.append([str(launch), "layout::setRowReadCol(int *)"] + [values.get(m, "0") for m in metrics])
     launch += 1
+sys.stdout.buffer.write(b"a kernel's printf of a byte that is not UTF-8: \xff\n")
 with open(log, "w") as out:
     for fields in [["ID", "Kernel Name"] + metrics, ["", ""] + ["" for _ in metrics]] + rows:
         out.write(",".join('"%s"' % f for f in fields) + "\n")

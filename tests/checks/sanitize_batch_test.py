@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tests/checks/sanitize_check.py's section batch on stand-ins, without a
 GPU: a stand-in runner (a listing of two kernels of one section and the
---status run) and a stand-in compute-sanitizer that writes a report file
+--status run, printing a byte that is not UTF-8 as a kernel's printf could) and a stand-in compute-sanitizer that writes a report file
 with the findings this test chose and notes each tool it ran for a single
 kernel. Checks that a batch keeps memcheck, synccheck and initcheck as
 clean only where its whole run was clean, never racecheck; that a check
@@ -25,6 +25,7 @@ if sys.argv[1:] == ["--list"]:
     sys.exit(0)
 words = dict(i.split("=") for i in os.environ.get("FAKE_STATUS", "").split(",") if i)
 if sys.argv[1] == "--status":
+    sys.stdout.buffer.write(b"a kernel's printf of a byte that is not UTF-8: \xff\n")
     with open(sys.argv[2], "a") as out:
         for kernel in sys.argv[3:]:
             out.write(f"{kernel} {words.get(kernel, 'ok')}\n")

@@ -36,6 +36,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 from wbcore import gtest_verdict
 from wbcore import nsight
@@ -167,12 +168,25 @@ def kernel_inputs(runner, exercise):
     return gtest_verdict.batch_inputs([runner], [exercise])
 
 
+# How long a section's batch may take in all (CTest's limit for it is this
+# plus 120 s): a tool it has no time left for runs alone in each check.
+BATCH_SECONDS = 300
+
+
 def run_batch(args):
     """Runs the section's right kernels under each tool of
     nsight.SECTION_SANITIZER_TOOLS in one process, and keeps in args.batch,
     per kernel, the tools under which that run was clean. Exits 0 whatever
-    happens (a failed fixture would leave the checks not run); a check
-    whose tool is not kept runs it alone."""
+    happens, an unforeseen error included (a failed fixture would leave the
+    checks not run); a check whose tool is not kept runs it alone."""
+    try:
+        return _run_batch(args, time.monotonic() + BATCH_SECONDS)
+    except Exception as err:   # noqa: BLE001 - nothing may fail the fixture
+        print(f"batch: stopped ({type(err).__name__}: {err}); every check runs its tools alone")
+        return 0
+
+
+def _run_batch(args, deadline):
     folder = args.batch
     try:
         os.makedirs(folder, exist_ok=True)
@@ -180,17 +194,21 @@ def run_batch(args):
             if entry.name.endswith(".json"):
                 os.unlink(entry.path)
         listing = json.loads(subprocess.run([args.runner, "--list"], capture_output=True,
-                                            text=True, timeout=60).stdout)
+                                            text=True, errors="replace", timeout=60).stdout)
     except (OSError, ValueError, subprocess.TimeoutExpired) as err:
         print(f"batch: {err}; every check runs its tools alone")
         return 0
     exercises = {f"{k['section']}/{k['id']}": f"{k['section']}/{k['exercise']}"
                  for k in listing if k.get("section") == args.section}
-    right = nsight.right_kernels(args.runner, list(exercises))
+    right = nsight.right_kernels(args.runner, list(exercises),
+                                 timeout=max(1, deadline - time.monotonic()))
     clean = {kernel: [] for kernel in right}
     for tool in nsight.SECTION_SANITIZER_TOOLS if right else ():
+        left = deadline - time.monotonic()
+        if left < 1:
+            break
         try:
-            for kernel in nsight.sanitize_batch(args.runner, right, tool):
+            for kernel in nsight.sanitize_batch(args.runner, right, tool, timeout=left):
                 clean[kernel].append(tool)
         except nsight.ToolUnavailable as err:
             print(f"batch: {err}; every check runs its tools alone")

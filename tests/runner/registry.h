@@ -20,8 +20,15 @@ namespace wb::runner {
 /// The seed of this run's random inputs: drawn afresh for every process
 /// (WB_RUN_SEED=N repeats a run), so a kernel cannot recognise the profiled
 /// or sanitized launch by its values and answer it from a table (the
-/// counters and checks do not depend on the values, only on the sizes).
+/// counters and checks do not depend on the values, only on the sizes). In a
+/// run of several kernels (wb_run --status) each kernel after the first
+/// draws from a seed derived from it (useSeedOfKernel), which the WRONG line
+/// names: WB_RUN_SEED=<that> repeats the kernel's inputs alone.
 std::uint64_t inputSeed();
+
+/// From now on inputSeed() is that of kernel @p index of the run (0: the
+/// base seed).
+void useSeedOfKernel(std::uint64_t index);
 
 struct RunnableKernel {
   std::string section;   ///< "layout", "reduction", "transpose", "constant", "shuffle"

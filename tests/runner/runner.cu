@@ -51,14 +51,32 @@
 
 namespace wb::runner {
 
+namespace {
+
+/// The kernel of a run of several whose inputs are being drawn (0: the first,
+/// or the only one).
+std::uint64_t kernelIndex = 0;
+
+}  // namespace
+
+void useSeedOfKernel(std::uint64_t index) { kernelIndex = index; }
+
 std::uint64_t inputSeed() {
-  static const std::uint64_t seed = []() -> std::uint64_t {
+  static const std::uint64_t base = []() -> std::uint64_t {
     const char* fixed = std::getenv("WB_RUN_SEED");
     if (fixed != nullptr && *fixed != '\0') return std::strtoull(fixed, nullptr, 10);
     std::random_device device;
     return (std::uint64_t{device()} << 32) ^ std::uint64_t{device()};
   }();
-  return seed;
+  if (kernelIndex == 0) return base;
+  // Each further kernel of a run of several draws from a seed of its own
+  // (splitmix64 of the base and its index): two kernels of one run never see
+  // the same inputs, so nothing one leaves in the context (local memory, the
+  // device heap) is the answer of the next.
+  std::uint64_t z = base + kernelIndex * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
 }
 
 std::vector<RunnableKernel> allKernels() {
@@ -279,6 +297,7 @@ int main(int argc, char** argv) {
     const RunnableKernel* k = chosen[i];
     const std::string name = k->section + "/" + k->id;
     watchdog.rearm(name);
+    useSeedOfKernel(i);
     const int outcome = runKernel(*k, status != nullptr ? static_cast<int>(i) : -1);
     if (status != nullptr) {
       std::fprintf(status, "%s %s\n", name.c_str(), statusWord(outcome));
