@@ -25,6 +25,7 @@ import contextlib
 import csv
 import dataclasses
 import io
+import json
 import os
 import pathlib
 import re
@@ -459,6 +460,18 @@ def profile_batch(runner, kernels, metrics, modules=None, timeout=300):
     return found
 
 
+def start_batch(folder, runner):
+    """Readies a section's batch: creates `folder` and removes the files an
+    earlier batch kept there, then returns the runner's kernels (`wb_run
+    --list`, a list of dicts). OSError, ValueError, TimeoutExpired."""
+    os.makedirs(folder, exist_ok=True)
+    for entry in os.scandir(folder):
+        if entry.name.endswith(".json"):
+            os.unlink(entry.path)
+    return json.loads(subprocess.run([runner, "--list"], capture_output=True, text=True,
+                                     errors="replace", timeout=60).stdout)
+
+
 def right_kernels(runner, kernels, modules=None, timeout=None):
     """The ids among `kernels` whose launch the runner found right when run
     once, all in one process, without a tool (`wb_run --status`: well under
@@ -512,7 +525,6 @@ def exercise_file(runner, kernel, shown="starter"):
     """The path shown for the file of the exercise whose module the runner
     loads for `kernel` (section/id): <shown>/<section>/<exercise>.cu, from
     the runner's listing; None when the runner cannot say."""
-    import json
     section, _, kernel_id = kernel.partition("/")
     try:
         out = subprocess.run([runner, "--list"], capture_output=True, text=True, errors="replace",

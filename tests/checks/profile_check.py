@@ -337,12 +337,7 @@ def _left(deadline):
 def _run_batch(args, deadline):
     folder = args.batch
     try:
-        os.makedirs(folder, exist_ok=True)
-        for entry in os.scandir(folder):
-            if entry.name.endswith(".json"):
-                os.unlink(entry.path)
-        listing = json.loads(subprocess.run([args.runner, "--list"], capture_output=True,
-                                            text=True, errors="replace", timeout=60).stdout)
+        listing = nsight.start_batch(folder, args.runner)
     except (OSError, ValueError, subprocess.TimeoutExpired) as err:
         print(f"batch: {err}; every check measures its kernel alone")
         return 0

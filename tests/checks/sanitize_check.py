@@ -189,12 +189,7 @@ def run_batch(args):
 def _run_batch(args, deadline):
     folder = args.batch
     try:
-        os.makedirs(folder, exist_ok=True)
-        for entry in os.scandir(folder):
-            if entry.name.endswith(".json"):
-                os.unlink(entry.path)
-        listing = json.loads(subprocess.run([args.runner, "--list"], capture_output=True,
-                                            text=True, errors="replace", timeout=60).stdout)
+        listing = nsight.start_batch(folder, args.runner)
     except (OSError, ValueError, subprocess.TimeoutExpired) as err:
         print(f"batch: {err}; every check runs its tools alone")
         return 0
