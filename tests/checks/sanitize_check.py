@@ -76,6 +76,8 @@ def note_gpu_contention(what):
 
 def main():
     ap = argparse.ArgumentParser(
+        # The summary, then the options; the details follow them.
+        usage="%(prog)s --runner RUNNER --kernel ID [options] | --batch DIR --section S",
         description=__doc__.split("\n\n", 1)[0], epilog=__doc__.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runner", required=True)
