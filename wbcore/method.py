@@ -7,7 +7,7 @@ Each kernel exercise's entry in workbook.toml may list its method facts,
 one string each, in this vocabulary (CLASS is a key of
 wbcore.sass.CLASSES: SHFL, SHFL.DOWN, SHFL.BFLY, LDS, STS, ATOMS, REDUX,
 BAR, LDG, LDG.RO, LDG.PLAIN, LDG.VEC, STG, ATOMG, CONST, LOCAL, FIMM,
-GENERIC, VOTE, SHFL.ADDRESSED):
+GENERIC, VOTE, SHFL.ADDRESSED, PARAM.ADDRESSED):
 
   "needs CLASS"          at least one instruction of the class
   "needs N CLASS"        at least N
@@ -135,7 +135,10 @@ class Finding:
     def message(self):
         """kernel: what was expected and found: why; where."""
         cls, n = self.fact.cls, self.fact.count
-        if self.fact.rule == "needs":
+        if self.found < 0:
+            head = (f"{cls} could not be judged: the module's parameters were not read "
+                    f"(cuobjdump -elf)")
+        elif self.fact.rule == "needs":
             head = (f"no {cls} instruction" if self.found == 0
                     else f"{self.found} {cls} instruction(s), expected at least {n}")
         else:
@@ -181,7 +184,11 @@ def evaluate(listings, facts, sources=(), exercise_file=""):
     exercise_file: the end of the exercise file's path
     (shuffle/shflSwap.cu), whose lines are preferred to a header's."""
     checked, findings = [], []
-    for arch, text in listings:
+    for listing in listings:
+        arch, text = listing
+        # A plain (arch, text) pair says nothing of the parameters: a fact
+        # on PARAM.ADDRESSED then fails rather than holds unread.
+        scalars = getattr(listing, "scalars", None)
         for name, instructions in sass.kernels(sass.parse(text)).items():
             kernel = sass.short_name(name)
             checked.append(f"{kernel} ({arch})" if arch else kernel)
@@ -192,7 +199,14 @@ def evaluate(listings, facts, sources=(), exercise_file=""):
             addressed = sass.shuffle_addressed(instructions)
             if addressed:
                 by_class["SHFL.ADDRESSED"] = addressed
+            if scalars is not None:
+                addressed = sass.parameter_addressed(instructions, scalars.get(name, []))
+                if addressed:
+                    by_class["PARAM.ADDRESSED"] = addressed
             for fact in facts:
+                if fact.cls == "PARAM.ADDRESSED" and scalars is None:
+                    findings.append(Finding(kernel, arch, fact, -1, []))
+                    continue
                 counted = by_class.get(fact.cls, [])
                 if fact.holds(len(counted)):
                     continue

@@ -183,9 +183,63 @@ def _run(argv, cwd, read_only, writable, unconfined):
     return done.stdout
 
 
+class Listing(tuple):
+    """(architecture, nvdisasm listing) of one cubin, which unpacks as that
+    pair, and `scalars`: {kernel's mangled name: [(first byte, last byte)]}
+    of its parameters of at most 4 bytes in constant bank 0 (width, delta,
+    lane, mask: not the pointers), from the cubin's .nv.info (cuobjdump
+    -elf); None where not read."""
+    def __new__(cls, arch, text, scalars=None):
+        made = super().__new__(cls, (arch, text))
+        made.scalars = scalars
+        return made
+
+
+_PARAM_CBANK_RE = re.compile(r"Value:\s*0x[0-9a-f]+\s+0x([0-9a-f]+)", re.I)
+_KPARAM_RE = re.compile(r"Ordinal\s*:\s*0x([0-9a-f]+)\s+Offset\s*:\s*0x([0-9a-f]+)\s+"
+                        r"Size\s*:\s*0x([0-9a-f]+)", re.I)
+
+
+def scalar_parameters(elf_text):
+    """{mangled kernel name: [(first, last) byte in bank 0]} of each
+    kernel's parameters of at most 4 bytes, from `cuobjdump -elf` of one
+    cubin: EIATTR_PARAM_CBANK's value holds the parameters' size and their
+    offset in the bank (0x160 on sm_75, 0x210 on sm_90), EIATTR_KPARAM_INFO
+    each parameter's offset and size."""
+    found, kernel, base, params, attribute = {}, None, None, [], None
+
+    def close():
+        if kernel is not None and base is not None:
+            found[kernel] = [(base + off, base + off + size - 1) for off, size in params
+                             if size <= 4]
+
+    for line in elf_text.splitlines():
+        text = line.strip()
+        if text.startswith(".nv.info.") and not line.startswith((" ", "\t")):
+            close()
+            kernel, base, params = text[len(".nv.info."):], None, []
+            continue
+        if text.startswith("Attribute:"):
+            attribute = text.split(":", 1)[1].strip()
+            continue
+        if kernel is None or not text.startswith("Value:"):
+            continue
+        if attribute == "EIATTR_PARAM_CBANK":
+            m = _PARAM_CBANK_RE.search(text)
+            if m:
+                base = int(m.group(1), 16) & 0xFFFF
+        elif attribute == "EIATTR_KPARAM_INFO":
+            m = _KPARAM_RE.search(text)
+            if m:
+                params.append((int(m.group(2), 16), int(m.group(3), 16)))
+    close()
+    return found
+
+
 def disassemble(module, tools=None, unconfined=False):
-    """[(architecture, nvdisasm listing)] for each cubin of a module (a
-    fatbin, or a cubin itself). ToolsMissing, DisassemblyError."""
+    """[Listing(architecture, nvdisasm listing, scalar parameters)] for each
+    cubin of a module (a fatbin, or a cubin itself). ToolsMissing,
+    DisassemblyError."""
     tools = tools or find_tools()
     module = pathlib.Path(module).resolve()
     if not module.is_file():
@@ -206,7 +260,9 @@ def disassemble(module, tools=None, unconfined=False):
             m = re.search(r"\.(sm_[0-9]+[af]?)\.cubin$", cubin.name)
             text = _run([str(pathlib.Path(tools["nvdisasm"]).resolve()), "-gi", "-c",
                          str(cubin)], work, [cubin, *tool_folders], [work], unconfined)
-            listings.append((m.group(1) if m else "", text))
+            elf = _run([str(pathlib.Path(tools["cuobjdump"]).resolve()), "-elf", str(cubin)],
+                       work, [cubin, *tool_folders], [work], unconfined)
+            listings.append(Listing(m.group(1) if m else "", text, scalar_parameters(elf)))
     return listings
 
 
@@ -339,6 +395,10 @@ CLASSES = {
     "SHFL.ADDRESSED": "a global load (LDG, or a generic LD) at an address computed from a "
                       "shuffle's result: a value fetched from where a shuffle points, not "
                       "moved by the shuffle",
+    "PARAM.ADDRESSED": "a global load or store at an address computed from a parameter of "
+                       "4 bytes or less (the exchange's width, delta, lane or mask): the "
+                       "partner's value read from where the parameter points, not moved by "
+                       "a shuffle",
 }
 # The constant bank that holds __constant__ variables (bank 0 holds the
 # kernel's parameters and the launch's sizes, bank 2 or 4 the compiler's own
@@ -563,37 +623,92 @@ def shuffle_addressed(instructions):
     subroutine of the module walks the routine's code where the call is, as
     if inlined (inlined()), so a shuffle or a load in a __noinline__ helper
     is followed through it."""
-    tainted, tainted_predicates, spilled = set(), set(), set()
+    return _addressed(instructions, lambda i: i.base == "SHFL", through_branches=True)
+
+
+def parameter_addressed(instructions, scalars):
+    """The global and generic accesses of one kernel whose address derives
+    from one of its scalar parameters (class PARAM.ADDRESSED): `scalars`,
+    [(first, last) byte in constant bank 0] (Listing.scalars). Taint starts
+    at every instruction that reads such a byte (ULDC UR4, c[0x0][0x214];
+    IMAD R2, R3, c[0x0][0x160], R4) and spreads as in shuffle_addressed,
+    through uniform registers too, but not through branches: an early
+    return on a parameter (`if (width > 32) return;`) is honest, and would
+    taint every address after it."""
+    def reads_scalar(i):
+        for m in _BANK0_RE.finditer(i.operands):
+            offset = int(m.group(1), 16)
+            if any(first <= offset <= last for first, last in scalars):
+                return True
+        return False
+    return _addressed(instructions, reads_scalar, through_branches=False)
+
+
+_BANK0_RE = re.compile(r"c\[0x0\]\s*\[(0x[0-9a-fA-F]+)\]")
+_UREGISTER_RE = re.compile(r"(?<![\w.])UR(\d+)\b")
+_DESCRIPTOR_RE = re.compile(r"desc\[UR\d+\]")
+
+
+def _uniform_destination(instr):
+    """The uniform registers an instruction writes (ULDC UR4, ...; R2UR
+    UR5, R0; a 64-bit result: the pair), or ()."""
+    tokens = [t.strip() for t in instr.operands.split(",")]
+    while len(tokens) > 1 and re.fullmatch(r"U?P[0-6T]", tokens[0]):
+        tokens = tokens[1:]
+    if not tokens or not re.fullmatch(r"UR\d+", tokens[0]):
+        return ()
+    first = int(tokens[0][2:])
+    wide = any(m in instr.modifiers for m in ("WIDE", "64", "128", "U64", "S64"))
+    return (first, first + 1) if wide else (first,)
+
+
+def _addressed(instructions, source, through_branches):
+    """The global and generic accesses of one kernel whose address is
+    tainted, taint starting at what each instruction for which
+    source(instruction) holds writes (shuffle_addressed says how it
+    spreads). through_branches: a branch taken on a tainted predicate
+    taints everything written until the warp reconverges."""
+    tainted, tainted_uniform, tainted_predicates, spilled = set(), set(), set(), set()
     found = {}
     implicit = False
+
+    def reads_tainted(text):
+        return (any(r in tainted for r in _registers(text))
+                or any(int(r) in tainted_uniform for r in _UREGISTER_RE.findall(text)))
 
     def step(index, i):
         nonlocal implicit
         ops = i.operands
         written = _destination(i)
+        written_uniform = _uniform_destination(i)
         guarded = i.predicate.lstrip("@!") in tainted_predicates
-        if i.base == "SHFL":
-            tainted.update(written)
-            return
+        seeded = source(i)
         address_tainted = False
         if "[" in ops:
-            address = ops[ops.find("["):ops.rfind("]") + 1]
+            address = _DESCRIPTOR_RE.sub("", ops[ops.find("["):ops.rfind("]") + 1])
             # A 64-bit address [R4.64] is the pair R4:R5.
-            address_tainted = any(r in tainted or (r + 1) in tainted
-                                  for r in _registers(address))
+            address_tainted = (any(r in tainted or (r + 1) in tainted
+                                   for r in _registers(address))
+                               or any(int(r) in tainted_uniform
+                                      for r in _UREGISTER_RE.findall(address)))
             if address_tainted and i.base in _GLOBAL_ACCESS:
                 found[index] = i
         if i.base in _STORE_SPACE or (i.base in _LOAD_SPACE and not written):
             data = ops[ops.rfind("]") + 1:]
-            if guarded or implicit or any(r in tainted for r in _registers(data)):
+            if guarded or implicit or reads_tainted(data):
                 spilled.add(_STORE_SPACE.get(i.base, _LOAD_SPACE.get(i.base)))
             return
-        inputs = ops.split(",", 1)[1] if "," in ops else ""
-        dirty = (any(r in tainted for r in _registers(inputs))
+        # What an instruction reads: its operands after those it writes (a
+        # register or predicate first; a predicate after it, the carry of
+        # IADD3 R4, P0, ... or LEA R6, P0, ..., is written too).
+        parts = [t.strip() for t in ops.split(",")]
+        written_count = 2 if len(parts) > 1 and re.fullmatch(r"U?P[0-6T]", parts[1]) else 1
+        inputs = ", ".join(parts[written_count:])
+        dirty = (seeded or reads_tainted(inputs)
                  or bool(set(_PREDICATE_RE.findall(inputs)) & tainted_predicates)
                  or guarded or implicit)
         if i.base in _BRANCHES:
-            implicit = implicit or guarded
+            implicit = implicit or (guarded and through_branches)
             return
         if i.base == "BSYNC":
             # The warp reconverges: what the branch decided has been
@@ -606,17 +721,17 @@ def shuffle_addressed(instructions):
         for pred in (t.strip() for t in ops.split(",")[:2]):
             if re.fullmatch(r"U?P[0-6]", pred):
                 (tainted_predicates.add if dirty else tainted_predicates.discard)(pred)
-        if not written:
-            return
-        if i.base in _LOAD_SPACE:
+        if i.base in _LOAD_SPACE and written:
             # A load's value is the memory's: tainted when read at a
             # tainted address or from a memory a tainted value went to.
-            dirty = address_tainted or _LOAD_SPACE[i.base] in spilled or guarded or implicit
+            dirty = (seeded or address_tainted or _LOAD_SPACE[i.base] in spilled or guarded
+                     or implicit)
             if i.base in ("ATOMG", "ATOM", "ATOMS"):
                 data = ops[ops.rfind("]") + 1:]
-                if any(r in tainted for r in _registers(data)):
+                if reads_tainted(data):
                     spilled.add(_LOAD_SPACE[i.base])
         (tainted.update if dirty else tainted.difference_update)(written)
+        (tainted_uniform.update if dirty else tainted_uniform.difference_update)(written_uniform)
 
     for index in inlined(instructions):
         step(index, instructions[index])

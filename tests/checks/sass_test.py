@@ -227,6 +227,54 @@ class Facts(unittest.TestCase):
         self.assertEqual([i.offset for i in sass.shuffle_addressed(
             [instruction(t) for t in branch])], [0x70])
 
+    def test_the_scalar_parameters_are_read_from_the_module(self):
+        # cuobjdump -elf of shflUp(const int*, int*, int width, unsigned
+        # delta) for sm_75 and sm_90: the bank's parameters start at 0x160
+        # and 0x210; width and delta are the two of 4 bytes.
+        blocks = listing("shflUp_elf.txt").split("Fatbin elf code:")[1:]
+        found = [sass.scalar_parameters(b)["_ZN2wb7shuffle6shflUpEPKiPiij"] for b in blocks]
+        self.assertEqual([sorted(f) for f in found],
+                         [[(0x170, 0x173), (0x174, 0x177)], [(0x220, 0x223), (0x224, 0x227)]])
+
+    def test_a_load_at_an_address_from_a_parameter_is_found(self):
+        scalars = [(0x220, 0x223), (0x224, 0x227)]
+        # The partner's element at g - delta: the parameter's byte in an
+        # operand taints the index, the index the address.
+        forged = [
+            "/*0000*/ S2R R0, SR_TID.X ;",
+            "/*0010*/ ULDC UR6, c[0x0][0x224] ;",
+            "/*0020*/ IADD3 R5, R0, -UR6, RZ ;",
+            "/*0030*/ IMAD.WIDE R4, R5, 0x4, R8 ;",
+            "/*0040*/ LDG.E R9, desc[UR4][R4.64] ;",
+        ]
+        self.assertEqual([i.offset for i in sass.parameter_addressed(
+            [instruction(t) for t in forged], scalars)], [0x40])
+        # The reference: delta reaches only the shuffle; the pointers (8
+        # bytes) are no scalars, nor is the memory descriptor.
+        honest = [
+            "/*0000*/ S2R R0, SR_TID.X ;",
+            "/*0010*/ LDC.64 R8, c[0x0][0x210] ;",
+            "/*0020*/ ULDC.64 UR4, c[0x0][0x208] ;",
+            "/*0030*/ IMAD.WIDE.U32 R4, R0, 0x4, R8 ;",
+            "/*0040*/ LDG.E R2, desc[UR4][R4.64] ;",
+            "/*0050*/ LDC R3, c[0x0][0x224] ;",
+            "/*0060*/ SHFL.UP PT, R2, R2, R3, RZ ;",
+            "/*0070*/ STG.E desc[UR4][R4.64], R2 ;",
+        ]
+        self.assertEqual(sass.parameter_addressed([instruction(t) for t in honest], scalars), [])
+        # An early return decided by a parameter taints nothing after it,
+        # and a carry a tainted predicate once held is written, not read.
+        early = [
+            "/*0000*/ LDC R3, c[0x0][0x220] ;",
+            "/*0010*/ ISETP.GT.AND P0, PT, R3, 0x20, PT ;",
+            "/*0020*/ @P0 BRA `(.L_x_1) ;",
+            "/*0030*/ MOV R6, 0x8 ;",
+            "/*0040*/ BSYNC B0 ;",
+            "/*0050*/ LEA R6, P0, R0, UR6, 0x2 ;",
+            "/*0060*/ LDG.E R9, desc[UR4][R6.64] ;",
+        ]
+        self.assertEqual(sass.parameter_addressed([instruction(t) for t in early], scalars), [])
+
     def test_the_compilers_shuffle_copies_are_not_counted(self):
         functions = sass.parse("\n".join((
             '.section .text._Z1kv,"ax",@progbits',
@@ -283,6 +331,12 @@ class Facts(unittest.TestCase):
                 self.assertTrue(method.parse_facts(list(e.method)), "no method facts")
 
 
+# shflSwap(const int*, int*, int width, int firstLane, int secondLane, int
+# firstIdx, int secondIdx) on sm_75: its five scalars from 0x170.
+SWAP_SCALARS = {"_ZN2wb7shuffle8shflSwapEPKiPiiiiii": [(0x170 + 4 * k, 0x173 + 4 * k)
+                                                       for k in range(5)]}
+
+
 class Messages(unittest.TestCase):
     def facts(self, key):
         from wbcore import course
@@ -305,7 +359,11 @@ class Messages(unittest.TestCase):
                           ("reduceShfl_rolled_store_after_the_branch_sm90.txt",
                            "shuffle/reduceShfl")):
             with self.subTest(listing=name):
-                kernels, findings = method.evaluate([("sm_xx", listing(name))], self.facts(key),
+                # The listings hold no .nv.info: the exchange's scalar
+                # parameters as the module would say (sm_75: from 0x160).
+                kernels, findings = method.evaluate([sass.Listing("sm_xx", listing(name),
+                                                                  SWAP_SCALARS)],
+                                                    self.facts(key),
                                                     SOURCES, key.split("/")[0] + "/"
                                                     + key.split("/")[1] + ".cu")
                 self.assertTrue(kernels)
@@ -315,17 +373,24 @@ class Messages(unittest.TestCase):
         text = listing("shflSwap_partner_from_global_sm75.txt").replace(
             "/src/workbook/tests/mutants/shuffle/shflSwap__partner_from_global_memory.cu",
             "/src/workbook/starter/shuffle/shflSwap.cu")
-        _, findings = method.evaluate([("sm_75", text)], self.facts("shuffle/shflSwap"),
+        _, findings = method.evaluate([sass.Listing("sm_75", text, SWAP_SCALARS)],
+                                      self.facts("shuffle/shflSwap"),
                                       SOURCES, "shuffle/shflSwap.cu")
         said = method.describe(findings)
-        self.assertEqual(len(said), 2, said)
-        self.assertRegex(said[0], r"^shflSwap: no SHFL instruction: .*; the kernel is at "
+        self.assertEqual(len(said), 3, said)
+        self.assertRegex(said[0], r"^shflSwap: 2 PARAM.ADDRESSED instruction\(s\), expected "
+                                  r"none: .*; at starter/shuffle/shflSwap\.cu:22, :24$")
+        self.assertRegex(said[1], r"^shflSwap: no SHFL instruction: .*; the kernel is at "
                                   r"starter/shuffle/shflSwap\.cu:\d+$")
-        self.assertRegex(said[1], r"^shflSwap: 6 LDG instruction\(s\), expected at most 4: "
+        self.assertRegex(said[2], r"^shflSwap: 6 LDG instruction\(s\), expected at most 4: "
                                   r"each lane loads only its own values; the partner's comes by "
                                   r"shuffle, not from global memory; at "
                                   r"starter/shuffle/shflSwap\.cu:16, :22, :24$")
-        self.assertEqual(method.failed_facts(findings), ["needs SHFL", "at most 4 LDG"])
+        self.assertEqual(method.failed_facts(findings),
+                         ["no PARAM.ADDRESSED", "needs SHFL", "at most 4 LDG"])
+        # Without the module's parameters the fact is not taken as held.
+        _, unread = method.evaluate([("sm_75", text)], self.facts("shuffle/shflSwap"))
+        self.assertIn("PARAM.ADDRESSED could not be judged", method.describe(unread)[0])
 
     def test_the_other_wrong_techniques_fail(self):
         for name, key, failing in (
