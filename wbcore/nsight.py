@@ -32,6 +32,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 
 SKIP = 77
 
@@ -458,6 +459,29 @@ def profile_batch(runner, kernels, metrics, modules=None, timeout=300):
         if values is not None:
             found[kernel] = values
     return found
+
+
+# How long a section's batch may take in all (CTest's limit for the fixture
+# is this plus 120 s): what it has no time left for is measured alone.
+BATCH_SECONDS = 300
+
+
+def guarded_batch(body, args, otherwise):
+    """Runs a section's batch, body(args, deadline, listing), after
+    start_batch(args.batch, args.runner), and returns its exit status, or 0
+    whatever goes wrong, saying so and then `otherwise` (what the checks do
+    instead): the batch is a CTest fixture, and a failed one would leave
+    every check that requires it not run."""
+    try:
+        try:
+            listing = start_batch(args.batch, args.runner)
+        except (OSError, ValueError, subprocess.TimeoutExpired) as err:
+            print(f"batch: {err}; {otherwise}")
+            return 0
+        return body(args, time.monotonic() + BATCH_SECONDS, listing)
+    except Exception as err:   # noqa: BLE001 - nothing may fail the fixture
+        print(f"batch: stopped ({type(err).__name__}: {err}); {otherwise}")
+        return 0
 
 
 def start_batch(folder, runner):

@@ -307,40 +307,25 @@ def kernel_inputs(args, exercise):
     return inputs
 
 
-# How long a section's batch may take in all (CTest's limit for it is this
-# plus 120 s): past it, what is not done is measured alone.
-BATCH_SECONDS = 300
-
-
 def run_batch(args):
     """Profiles the section's graded kernels in one ncu process (and the
     reference kernels in another) and keeps each right kernel's values in
     args.batch. Exits 0 whatever happens, an unforeseen error included: a
     failed fixture would leave the checks that require it not run; each
     check whose values are not kept measures its kernel alone."""
-    try:
-        return _run_batch(args, time.monotonic() + BATCH_SECONDS)
-    except Exception as err:   # noqa: BLE001 - nothing may fail the fixture
-        print(f"batch: stopped ({type(err).__name__}: {err}); every check measures its "
-              f"kernel alone")
-        return 0
+    return nsight.guarded_batch(_run_batch, args, "every check measures its kernel alone")
 
 
 def _left(deadline):
     """Seconds left before the batch's deadline; TimeoutError when none."""
     left = deadline - time.monotonic()
     if left < 1:
-        raise TimeoutError(f"the batch ran out of its {BATCH_SECONDS} s")
+        raise TimeoutError(f"the batch ran out of its {nsight.BATCH_SECONDS} s")
     return left
 
 
-def _run_batch(args, deadline):
+def _run_batch(args, deadline, listing):
     folder = args.batch
-    try:
-        listing = nsight.start_batch(folder, args.runner)
-    except (OSError, ValueError, subprocess.TimeoutExpired) as err:
-        print(f"batch: {err}; every check measures its kernel alone")
-        return 0
     chosen, metrics = [], {}
     for k in listing:
         wanted = graded_metrics(k, bool(args.reference_modules))

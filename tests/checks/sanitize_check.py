@@ -34,7 +34,6 @@ unchanged, and runs every other tool alone, racecheck always.
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 
@@ -170,31 +169,17 @@ def kernel_inputs(runner, exercise):
     return gtest_verdict.batch_inputs([runner], [exercise])
 
 
-# How long a section's batch may take in all (CTest's limit for it is this
-# plus 120 s): a tool it has no time left for runs alone in each check.
-BATCH_SECONDS = 300
-
-
 def run_batch(args):
     """Runs the section's right kernels under each tool of
     nsight.SECTION_SANITIZER_TOOLS in one process, and keeps in args.batch,
     per kernel, the tools under which that run was clean. Exits 0 whatever
     happens, an unforeseen error included (a failed fixture would leave the
     checks not run); a check whose tool is not kept runs it alone."""
-    try:
-        return _run_batch(args, time.monotonic() + BATCH_SECONDS)
-    except Exception as err:   # noqa: BLE001 - nothing may fail the fixture
-        print(f"batch: stopped ({type(err).__name__}: {err}); every check runs its tools alone")
-        return 0
+    return nsight.guarded_batch(_run_batch, args, "every check runs its tools alone")
 
 
-def _run_batch(args, deadline):
+def _run_batch(args, deadline, listing):
     folder = args.batch
-    try:
-        listing = nsight.start_batch(folder, args.runner)
-    except (OSError, ValueError, subprocess.TimeoutExpired) as err:
-        print(f"batch: {err}; every check runs its tools alone")
-        return 0
     exercises = {f"{k['section']}/{k['id']}": f"{k['section']}/{k['exercise']}"
                  for k in listing if k.get("section") == args.section}
     right = nsight.right_kernels(args.runner, list(exercises),
