@@ -26,7 +26,9 @@ set(WB_TIMEOUT_perf 300 CACHE STRING "Timeout of a GPU performance test, in seco
 # CUDA context costs about half a second a process); each test then takes
 # the verdict of that run where it passed there, and runs alone otherwise
 # (cmake/WorkbookDiscoverTests.cmake).
-option(WB_BATCH_GPU_TESTS "Run an exercise's GPU tests, and a section's profiles, in one process first" ON)
+option(WB_BATCH_GPU_TESTS
+       "Run an exercise's GPU tests, and a section's profiles and sanitizers, in one process first"
+       ON)
 set(WB_BATCH_TIMEOUT 30 CACHE STRING "Seconds an exercise's batch of GPU tests may run")
 if(NOT WB_BATCH_TIMEOUT MATCHES "^[1-9][0-9]*$")
   message(FATAL_ERROR "WB_BATCH_TIMEOUT=${WB_BATCH_TIMEOUT}: give a whole number of seconds, "

@@ -778,15 +778,27 @@ def run_batch(folder, tests, command, timeout):
         remove_tree(tmp)
 
 
-def kept_verdict(folder, test, command):
-    """("passed", reason, modules) the batch run in `folder` kept for `test`,
-    or None: no file, or one whose inputs (executable, modules, seed) have
-    changed since."""
-    data, problem = read_plain(batch_file(folder, test))
+def read_json(folder, name):
+    """The dict write_json(folder, name, ".json", ...) wrote (batch_file), or
+    None: no such file, not a plain file, or not a JSON object."""
+    data, problem = read_plain(batch_file(folder, name))
     if data is None or problem:
         return None
     try:
         doc = json.loads(data.decode("utf-8"))
+    except ValueError:
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def kept_verdict(folder, test, command):
+    """("passed", reason, modules) the batch run in `folder` kept for `test`,
+    or None: no file, or one whose inputs (executable, modules, seed) have
+    changed since."""
+    doc = read_json(folder, test)
+    if doc is None:
+        return None
+    try:
         if doc["test"] != test or doc["verdict"] != "passed":
             return None
         modules = [str(m) for m in doc["modules"]]

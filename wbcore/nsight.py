@@ -617,12 +617,19 @@ def sanitize_batch(runner, kernels, tool, timeout=300):
             return []
         report = _read_report(log)
         right = run_status(status)
-    findings = [l for l in report.splitlines() if l.startswith("=========")
-                and "SUMMARY" not in l and any(k in l for k in _FINDING_WORDS)]
+    findings = _findings(report)
     summary = re.search(r"ERROR SUMMARY: (\d+) error", report)
     if findings or proc.returncode not in (0, 1) or not summary or summary.group(1) != "0":
         return []
     return [k for k in kernels if right.get(k) == "ok"]
+
+
+def _findings(report):
+    """The "=========" lines of a compute-sanitizer report that name a
+    finding (not the banner, not the summary), stripped."""
+    return [l.strip() for l in report.splitlines()
+            if l.startswith("=========") and "SUMMARY" not in l
+            and any(k in l for k in _FINDING_WORDS)]
 
 
 # Words of the "=========" lines that report a finding (not the banner, not
@@ -663,8 +670,6 @@ def sanitize_run(runner, kernel, tool, timeout=300):
     if "Device not supported" in said or "Unable to find injection library" in said:
         raise ToolUnavailable("compute-sanitizer cannot work on this device: "
                               + said.strip().splitlines()[0])
-    findings = [l.strip() for l in report.splitlines()
-                if l.startswith("=========") and "SUMMARY" not in l
-                and any(k in l for k in _FINDING_WORDS)]
+    findings = _findings(report)
     app_output = (proc.stdout + proc.stderr).strip()
     return Sanitized(findings, proc.returncode, report, app_output)

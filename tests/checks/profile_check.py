@@ -40,7 +40,6 @@ One ncu process per section instead of two per check: each costs seconds of
 start-up, and these checks run one at a time.
 """
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -391,18 +390,16 @@ def reference_work(args, chosen, kernels, deadline):
     profiled in one ncu process and kept there."""
     folder = args.reference_batch
     found, missing = {}, []
-    key = reference_key(args)
+    machine = reference_key(args)
     for k, (kernel, name) in zip(chosen, kernels):
         exercise = f"{k['section']}/{k['exercise']}"
         inputs = {"files": gtest_verdict.batch_inputs([args.runner], [exercise],
                                                       folders=args.reference_modules)["files"],
-                  **key}
-        data, problem = (gtest_verdict.read_plain(gtest_verdict.batch_file(folder, kernel))
-                         if folder else (None, None))
+                  **machine}
+        doc = gtest_verdict.read_json(folder, kernel) if folder else None
         try:
-            doc = json.loads(data.decode("utf-8")) if data and not problem else None
             if doc and doc["kernel"] == kernel and doc["inputs"] == inputs:
-                found[kernel] = {key: float(doc["values"][key]) for key in nsight.WORK_METRICS}
+                found[kernel] = {m: float(doc["values"][m]) for m in nsight.WORK_METRICS}
                 continue
         except (ValueError, KeyError, TypeError, AttributeError):
             pass
@@ -430,13 +427,10 @@ def kept_values(args, which, metrics):
     kernel ("values": the implementation's launch, "reference": the
     reference kernel's), or None: no --from-batch, no file, a value
     missing, or an input changed since."""
-    if not args.from_batch:
-        return None
-    data, problem = gtest_verdict.read_plain(gtest_verdict.batch_file(args.from_batch, args.kernel))
-    if data is None or problem:
+    doc = gtest_verdict.read_json(args.from_batch, args.kernel) if args.from_batch else None
+    if doc is None:
         return None
     try:
-        doc = json.loads(data.decode("utf-8"))
         if doc["kernel"] != args.kernel or doc["inputs"] != kernel_inputs(args, doc["exercise"]):
             return None
         kept = doc[which]

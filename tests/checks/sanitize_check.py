@@ -32,7 +32,6 @@ those tools as clean while the runner and the kernel's module are
 unchanged, and runs every other tool alone, racecheck always.
 """
 import argparse
-import json
 import os
 import sys
 import time
@@ -215,14 +214,10 @@ def _run_batch(args, deadline, listing):
 def kept_clean(args):
     """The tools the section's batch found clean for the kernel, where its
     inputs are unchanged; () without --from-batch or a usable file."""
-    if not args.from_batch:
-        return ()
-    data, problem = gtest_verdict.read_plain(gtest_verdict.batch_file(args.from_batch,
-                                                                      args.kernel))
-    if data is None or problem:
+    doc = gtest_verdict.read_json(args.from_batch, args.kernel) if args.from_batch else None
+    if doc is None:
         return ()
     try:
-        doc = json.loads(data.decode("utf-8"))
         if (doc["kernel"] != args.kernel
                 or doc["inputs"] != kernel_inputs(args.runner, doc["exercise"])):
             return ()
