@@ -16,9 +16,11 @@
 //                        to FILE as each ends, each kernel preceded by a
 //                        marker launch (wb::launchMarker): a tool wrapped around the
 //                        process (a section's sanitizer batch) pays its start
-//                        and the CUDA context once. A CUDA error ends the run
-//                        (the context may be broken); the kernels after it
-//                        get no line.
+//                        once. Each kernel gets a CUDA context of its own
+//                        (wb::startFreshContext between kernels), so none
+//                        finds what another left in local memory or the
+//                        device heap. A CUDA error ends the run (the context
+//                        may be broken); the kernels after it get no line.
 //
 // The kernel comes from the module of its exercise in the folders that the
 // environment variable WB_MODULES names (chapters/common/exercise_kernel.h).
@@ -302,12 +304,22 @@ int main(int argc, char** argv) {
     if (status != nullptr) {
       std::fprintf(status, "%s %s\n", name.c_str(), statusWord(outcome));
       std::fflush(status);
-      // The next kernel meets its module as it would alone, even one of the
-      // same exercise: nothing a kernel remembers reaches the next launch.
-      wb::unloadModules();
     }
     if (worst == 0) worst = outcome;
     if (outcome == 3 || outcome == 75) break;  // the context may be broken
+    if (status != nullptr && i + 1 < chosen.size()) {
+      // The next kernel meets the GPU as it would alone, even one of the
+      // same exercise: its module afresh, and a new context, so nothing an
+      // earlier kernel left in local memory, the device heap or a
+      // `__device__` variable reaches it.
+      try {
+        wb::startFreshContext();
+      } catch (const std::exception& e) {
+        std::printf("CUDA ERROR after %s: %s\n", name.c_str(), e.what());
+        if (worst == 0) worst = 3;
+        break;
+      }
+    }
   }
   if (status != nullptr) std::fclose(status);
   return worst;

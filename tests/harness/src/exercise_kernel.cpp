@@ -244,6 +244,11 @@ void unloadModules() {
   (void)cudaGetLastError();  // not the next launch's error
 }
 
+void startFreshContext() {
+  unloadModules();
+  WB_CUDA(cudaDeviceReset());
+}
+
 void loadOnlyModule(const std::string& key) {
   ModuleRegistry& r = registry();
   const std::lock_guard<std::mutex> lock(r.mutex);

@@ -30,13 +30,6 @@ PoisonLaunch configure() {
                                        device));
   PoisonLaunch p;
   p.bytes = static_cast<std::size_t>(perBlockOptin);
-  WB_CUDA(cudaFuncSetAttribute(fillSharedMemory, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     perBlockOptin));
-  // All of the SM's memory as shared memory, so the poison covers the
-  // largest configuration a student's kernel can be given.
-  WB_CUDA(cudaFuncSetAttribute(fillSharedMemory,
-                                     cudaFuncAttributePreferredSharedMemoryCarveout,
-                                     cudaSharedmemCarveoutMaxShared));
   const int perSmBlocks = perSm / perBlockOptin > 0 ? perSm / perBlockOptin : 1;
   // Twice the blocks the SMs hold at once: the scheduler need not spread the
   // first wave evenly, and every SM must run at least one.
@@ -44,10 +37,25 @@ PoisonLaunch configure() {
   return p;
 }
 
+/// The kernel's attributes belong to the CUDA context: the kernel runner
+/// starts a new context for each kernel of a run of several
+/// (wb::startFreshContext), so they are set before every launch (two cheap
+/// calls), not once per process.
+void optIn(const PoisonLaunch& p) {
+  WB_CUDA(cudaFuncSetAttribute(fillSharedMemory, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               static_cast<int>(p.bytes)));
+  // All of the SM's memory as shared memory, so the poison covers the
+  // largest configuration a student's kernel can be given.
+  WB_CUDA(cudaFuncSetAttribute(fillSharedMemory,
+                               cudaFuncAttributePreferredSharedMemoryCarveout,
+                               cudaSharedmemCarveoutMaxShared));
+}
+
 }  // namespace
 
 void poisonSharedMemory(cudaStream_t stream) {
   static const PoisonLaunch p = configure();
+  optIn(p);
   fillSharedMemory<<<p.blocks, 1024, p.bytes, stream>>>(
       kSharedPoisonWord, static_cast<unsigned int>(p.bytes / sizeof(std::uint32_t)));
   checkLaunch("the shared-memory poison kernel (test harness)");

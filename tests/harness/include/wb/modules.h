@@ -23,6 +23,16 @@ void setDefaultModuleFolders(const std::string& folders);
 /// (a kernel cannot carry what it remembers from one launch to the next).
 void unloadModules();
 
+/// Unloads every module (unloadModules), then destroys this process's CUDA
+/// context (cudaDeviceReset): the next CUDA call makes a new one. The kernel
+/// runner calls it between the kernels of a run of several, so a kernel
+/// meets the GPU as it would in a process of its own: unloading a module
+/// resets its `__device__` variables, but the local memory and the device
+/// heap belong to the context, and a kernel could find there what an
+/// earlier kernel left (a flag that switches it to another path). Throws
+/// wb::CudaError if the reset fails.
+void startFreshContext();
+
 /// From now on this process may load only the module @p key
 /// ("section/exercise"); loading any other throws. The kernel runner calls
 /// it with the exercise of the one kernel it launches, so a profile or
