@@ -48,7 +48,13 @@ breaks the CUDA context for every test after it in that process. The
 tests of a batch share a process, but not their modules: every GPU test
 unloads the modules it loaded when it ends (wb::GpuTest's TearDown,
 wb::unloadModules), so a module's `__device__` variables start each test
-as the file initialises them, as they would alone.
+as the file initialises them, as they would alone. Local memory and the
+device heap belong to the process's CUDA context and may still hold what
+an earlier test's kernel left (measured: harness.GpuFreshContext.*); each
+test draws its own inputs and checks the output against them, so what a
+kernel finds there cannot make a wrong answer right. The kernel runner's
+batches, whose launches the profile and sanitizer checks read, give each
+kernel a context of its own (wb::startFreshContext).
 
 --test must name exactly one test: no filter pattern characters (* ? : -).
 ARGS may not hold --gtest_filter, --gtest_output or --gtest_flagfile (a usage

@@ -26,7 +26,8 @@ through a shuffle or an asm statement compiles to LD/ST), and a shuffle
 that moves an index or an address, not the value, lets a kernel load the
 partner's value itself (SHFL.ADDRESSED), and a barrier that counts
 (BAR.RED, __syncthreads_count) can add a block's values bit by bit without
-shared memory or shuffles. No reference kernel does any of these.
+shared memory or shuffles, and so can a tensor-core product with a vector of
+ones (MMA). No reference kernel does any of these.
 """
 import dataclasses
 import re
@@ -45,7 +46,10 @@ EVERY_KERNEL = ["no GENERIC: every load and store must name its memory (global, 
                 "address a shuffle computed fetches the value instead of moving it",
                 "no BAR.RED: a count or vote taken by the barrier itself "
                 "(__syncthreads_count) is not one of the chapter's techniques; a block sum "
-                "can be built from such counts bit by bit"]
+                "can be built from such counts bit by bit",
+                "no MMA: the tensor cores are not one of the chapter's techniques; a matrix "
+                "product with a vector of ones sums a warp's values without a shuffle or "
+                "shared memory"]
 
 
 class FactError(ValueError):

@@ -392,6 +392,8 @@ CLASSES = {
     "GENERIC": "a load or store through a generic address (LD, ST): the compiler could not "
                "tell whether it reaches global or shared memory",
     "VOTE": "a warp vote (VOTE, MATCH: __ballot_sync, __all_sync, __any_sync, __match_*_sync)",
+    "MMA": "a matrix multiply-accumulate on the tensor cores (HMMA, IMMA, DMMA, BMMA, the "
+           "warpgroup GMMAs, MOVM): it combines values across the lanes of a warp",
     "SHFL.ADDRESSED": "a global load (LDG, or a generic LD) at an address computed from a "
                       "shuffle's result: a value fetched from where a shuffle points, not "
                       "moved by the shuffle",
@@ -411,6 +413,12 @@ _FLOAT_ARITHMETIC = ("FFMA", "FMUL", "FADD", "HFMA2", "HMUL2", "HADD2", "DFMA", 
 def constant_banks(instr):
     """The constant banks an instruction's operands read."""
     return {int(b, 0) for b in _CONST_OPERAND_RE.findall(instr.operands)}
+
+
+# The tensor-core instructions: each multiplies fragments held across the
+# lanes of a warp (or a warpgroup), so it moves values between lanes.
+_MMA = {"HMMA", "IMMA", "DMMA", "BMMA", "HGMMA", "IGMMA", "QGMMA", "BGMMA", "MOVM",
+        "OMMA", "QMMA", "UTCHMMA", "UTCIMMA", "UTCQMMA", "UTCOMMA"}
 
 
 def classes(instr):
@@ -445,8 +453,17 @@ def classes(instr):
         if "64" in mods or "128" in mods:
             found.add("LDG.VEC")
     elif base == "LDGSTS":
-        # An asynchronous copy from global to shared memory (sm_80+).
+        # An asynchronous copy from global to shared memory (sm_80+); 8 or
+        # 16 bytes per thread is a vector load like LDG.64 and LDG.128.
         found.update(("LDG", "LDG.PLAIN", "STS"))
+        if "64" in mods or "128" in mods:
+            found.add("LDG.VEC")
+    elif base in ("UBLKCP", "UTMALDG", "UTMAPF", "UBLKPF"):
+        # The bulk and tensor-memory copies of sm_90: one instruction moves
+        # a whole run of global memory (into shared memory).
+        found.update(("LDG", "LDG.PLAIN", "LDG.VEC", "STS"))
+    elif base in _MMA:
+        found.add("MMA")
     elif base == "STG":
         found.add("STG")
     elif base in ("ATOMG", "ATOM", "RED", "REDG"):
@@ -632,16 +649,18 @@ def parameter_addressed(instructions, scalars):
     [(first, last) byte in constant bank 0] (Listing.scalars). Taint starts
     at every instruction that reads such a byte (ULDC UR4, c[0x0][0x214];
     IMAD R2, R3, c[0x0][0x160], R4) and spreads as in shuffle_addressed,
-    through uniform registers too, but not through branches: an early
-    return on a parameter (`if (width > 32) return;`) is honest, and would
-    taint every address after it."""
+    through uniform registers and branches too: a copy of the parameter
+    counted up in a loop whose exit tests it (`y = 0; while (y < x) y +=
+    one;`) is written under that branch, so it is the parameter's. An early
+    return on a parameter (`if (width > 32) return;`) compiles to a
+    predicated EXIT, not a branch, and taints nothing after it."""
     def reads_scalar(i):
         for m in _BANK0_RE.finditer(i.operands):
             offset = int(m.group(1), 16)
             if any(first <= offset <= last for first, last in scalars):
                 return True
         return False
-    return _addressed(instructions, reads_scalar, through_branches=False)
+    return _addressed(instructions, reads_scalar, through_branches=True)
 
 
 _BANK0_RE = re.compile(r"c\[0x0\]\s*\[(0x[0-9a-fA-F]+)\]")

@@ -158,11 +158,27 @@ class Facts(unittest.TestCase):
     def test_every_kernel_is_held_to_the_common_facts(self):
         added = method.exercise_facts(["needs SHFL"])
         self.assertEqual([f.text for f in added],
-                         ["needs SHFL", "no GENERIC", "no SHFL.ADDRESSED", "no BAR.RED"])
+                         ["needs SHFL", "no GENERIC", "no SHFL.ADDRESSED", "no BAR.RED", "no MMA"])
         # A list that bounds the class itself keeps its own bound.
         own = method.exercise_facts(["at most 2 GENERIC: two are fine here"])
         self.assertEqual([f.text for f in own],
-                         ["at most 2 GENERIC", "no SHFL.ADDRESSED", "no BAR.RED"])
+                         ["at most 2 GENERIC", "no SHFL.ADDRESSED", "no BAR.RED", "no MMA"])
+
+    def test_tensor_cores_and_wide_copies_have_classes(self):
+        # A warp's values summed by a product with ones (forgery reading
+        # 2026-11-27, reduceSmem__warp_sums_by_tensor_core_mma).
+        for text in ("/*0000*/ DMMA.884 R4, R8, R12, R4 ;",
+                     "/*0000*/ HMMA.16816.F32 R4, R8, R12, R4 ;",
+                     "/*0000*/ IMMA.16832.S8.S8 R4, R8, R12, R4 ;"):
+            self.assertIn("MMA", sass.classes(instruction(text)), text)
+        # Four neighbours by one 16-byte asynchronous copy are a vector
+        # load (reduceSmemUnroll__four_neighbours_by_one_async_copy); a
+        # 4-byte copy is not.
+        wide = sass.classes(instruction("/*0000*/ LDGSTS.E.BYPASS.128 [R3], desc[UR4][R4.64] ;"))
+        self.assertTrue({"LDG", "LDG.VEC", "STS"} <= wide, wide)
+        narrow = sass.classes(instruction("/*0000*/ LDGSTS.E [R3], desc[UR4][R4.64] ;"))
+        self.assertNotIn("LDG.VEC", narrow)
+        self.assertIn("LDG.VEC", sass.classes(instruction("/*0000*/ UBLKCP.S.G [UR4], [UR6], UR8 ;")))
 
     def test_a_barrier_that_counts_is_its_own_class(self):
         self.assertEqual(sass.classes(instruction("/*0000*/ BAR.RED.POPC RZ, R3, 0x0, P0 ;")),
@@ -274,6 +290,22 @@ class Facts(unittest.TestCase):
             "/*0060*/ LDG.E R9, desc[UR4][R6.64] ;",
         ]
         self.assertEqual(sass.parameter_addressed([instruction(t) for t in early], scalars), [])
+        # A copy of delta counted up in a loop whose exit tests delta is
+        # delta's: written under the branch taken on it (forgery reading
+        # 2026-11-27, shflUp__partner_from_global_parameter_counted_up_to).
+        counted = [
+            "/*0000*/ S2R R0, SR_TID.X ;",
+            "/*0010*/ LDC R3, c[0x0][0x224] ;",
+            "/*0020*/ MOV R2, RZ ;",
+            "/*0030*/ IADD3 R2, R2, R7, RZ ;",
+            "/*0040*/ ISETP.GE.U32.AND P0, PT, R2, R3, PT ;",
+            "/*0050*/ @!P0 BRA `(.L_x_0) ;",
+            "/*0060*/ IADD3 R5, R0, -R2, RZ ;",
+            "/*0070*/ IMAD.WIDE R4, R5, 0x4, R8 ;",
+            "/*0080*/ LDG.E R9, desc[UR4][R4.64] ;",
+        ]
+        self.assertEqual([i.offset for i in sass.parameter_addressed(
+            [instruction(t) for t in counted], scalars)], [0x80])
 
     def test_the_compilers_shuffle_copies_are_not_counted(self):
         functions = sass.parse("\n".join((
