@@ -657,6 +657,18 @@ def batch_file(folder, test):
     return os.path.join(folder, test.replace("/", "%2F") + ".json")
 
 
+def module_file(key, folders=None):
+    """The module file the harness loads for `key` ("section/exercise"): the
+    first <folder>/<key>.fatbin of WB_MODULES' folders (or of `folders`,
+    ':'-separated), as the harness searches them; None where there is none."""
+    for folder in (f for f in (os.environ.get("WB_MODULES", "") if folders is None
+                               else folders).split(":") if f):
+        candidate = os.path.join(folder, key + ".fatbin")
+        if os.path.exists(candidate):
+            return candidate
+    return None
+
+
 def batch_inputs(command, modules, folders=None):
     """{path: [mtime_ns, size]} of the test executable and of each module
     file `modules` names ("section/exercise", found in WB_MODULES' folders
@@ -665,14 +677,10 @@ def batch_inputs(command, modules, folders=None):
     of them are unchanged."""
     files = {}
     paths = [command[0]]
-    folders = [f for f in (os.environ.get("WB_MODULES", "") if folders is None
-                           else folders).split(":") if f]
     for key in modules:
-        for folder in folders:
-            candidate = os.path.join(folder, key + ".fatbin")
-            if os.path.exists(candidate):
-                paths.append(candidate)
-                break
+        found = module_file(key, folders)
+        if found:
+            paths.append(found)
     for path in paths:
         try:
             st = os.stat(path)

@@ -545,10 +545,10 @@ def source_page(runner, kernel, qualified_name, timeout=180):
     return report
 
 
-def exercise_file(runner, kernel, shown="starter"):
-    """The path shown for the file of the exercise whose module the runner
-    loads for `kernel` (section/id): <shown>/<section>/<exercise>.cu, from
-    the runner's listing; None when the runner cannot say."""
+def kernel_exercise(runner, kernel):
+    """"section/exercise" of the module the runner loads for `kernel`
+    (section/id), from the runner's listing; None when the runner cannot
+    say."""
     section, _, kernel_id = kernel.partition("/")
     try:
         out = subprocess.run([runner, "--list"], capture_output=True, text=True, errors="replace",
@@ -556,7 +556,15 @@ def exercise_file(runner, kernel, shown="starter"):
         listed = [k for k in json.loads(out) if k["section"] == section and k["id"] == kernel_id]
     except (OSError, ValueError, KeyError, TypeError, subprocess.TimeoutExpired):
         return None
-    return f"{shown}/{section}/{listed[0]['exercise']}.cu" if listed else None
+    return f"{section}/{listed[0]['exercise']}" if listed else None
+
+
+def exercise_file(runner, kernel, shown="starter"):
+    """The path shown for the file of the exercise whose module the runner
+    loads for `kernel` (section/id): <shown>/<section>/<exercise>.cu; None
+    when the runner cannot say."""
+    exercise = kernel_exercise(runner, kernel)
+    return f"{shown}/{exercise}.cu" if exercise else None
 
 
 def source_dirs(values):

@@ -757,6 +757,29 @@ def _addressed(instructions, source, through_branches):
     return [found[k] for k in sorted(found)]
 
 
+# The instructions that can reach shared memory: its loads, stores and
+# atomics, the copies into it (LDGSTS, sm_90's bulk and tensor-memory
+# copies, STSM), and the generic accesses and atomics, whose address may
+# point into it.
+SHARED_REACHING = frozenset(("LDS", "LDSM", "STS", "STSM", "ATOMS", "LDGSTS", "UBLKCP",
+                             "UTMALDG", "LD", "ST", "ATOM", "RED"))
+
+
+def reaches_shared_memory(listings):
+    """True unless every listing (disassemble's, one per architecture) is
+    read and none holds an instruction of SHARED_REACHING: what racecheck,
+    a detector of shared-memory hazards only, needs to watch. A module with
+    no listing (PTX only, compiled when loaded) reaches it as far as anyone
+    can tell."""
+    if not listings:
+        return True
+    for _, text in listings:
+        for function in parse(text):
+            if any(i.base in SHARED_REACHING for i in function.instructions):
+                return True
+    return False
+
+
 def kernels(functions):
     """{kernel name: [Instruction]}: each kernel's own code plus that of
     every device function of the module that was not inlined (a call's

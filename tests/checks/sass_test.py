@@ -307,6 +307,25 @@ class Facts(unittest.TestCase):
         self.assertEqual([i.offset for i in sass.parameter_addressed(
             [instruction(t) for t in counted], scalars)], [0x80])
 
+    def test_what_racecheck_can_watch(self):
+        def listing(*lines):
+            return sass.Listing("sm_90", "\n".join((
+                '.section .text._Z1kv,"ax",@progbits', "  .type _Z1kv,@function", *lines,
+                "/*0f00*/ EXIT ;")))
+        shuffle_only = listing("/*0000*/ LDG.E R2, desc[UR4][R4.64] ;",
+                               "/*0010*/ SHFL.IDX PT, R3, R2, R6, 0x1f ;",
+                               "/*0020*/ STG.E desc[UR4][R4.64], R3 ;")
+        self.assertFalse(sass.reaches_shared_memory([shuffle_only, shuffle_only]))
+        # A shared load in any architecture's code, a generic access (its
+        # address may be shared) or a copy into shared memory: racecheck runs.
+        for line in ("/*0030*/ LDS R7, [R8] ;", "/*0030*/ ST.E [R4.64], R3 ;",
+                     "/*0030*/ LDGSTS.E [R3], desc[UR4][R4.64] ;",
+                     "/*0030*/ ATOMS.ADD RZ, [R8], R3 ;"):
+            with self.subTest(line=line):
+                self.assertTrue(sass.reaches_shared_memory([shuffle_only, listing(line)]))
+        # Nothing read (a module of PTX alone): nobody can tell.
+        self.assertTrue(sass.reaches_shared_memory([]))
+
     def test_the_compilers_shuffle_copies_are_not_counted(self):
         functions = sass.parse("\n".join((
             '.section .text._Z1kv,"ax",@progbits',
