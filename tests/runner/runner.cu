@@ -104,8 +104,9 @@ int usage(const char* why) {
                "               minShufflesPerWarp, maxShufflesPerWarp (null when not graded on it)\n"
                "  --gpu-check  exit 0 with a usable GPU, 77 (and the reason) without\n"
                "  SECTION/ID   launch that kernel once at a small size and check its output\n"
-               "  --status FILE SECTION/ID...  launch each in turn in this process, appending\n"
-               "               'SECTION/ID ok|wrong|error|contention' to FILE; a CUDA error ends it\n"
+               "  --status FILE SECTION/ID...  launch each in turn in this process, each in a\n"
+               "               CUDA context of its own, appending 'SECTION/ID ok|wrong|error|\n"
+               "               contention' to FILE; a CUDA error ends it\n"
                "exit: 0 right, 1 wrong, 2 usage, 3 CUDA error, 75 GPU held by another process\n"
                "      (out of memory, unavailable), 124 timed out (WB_RUN_TIMEOUT, default 60 s),\n"
                "      77 no usable GPU\n");
