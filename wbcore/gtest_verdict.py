@@ -37,14 +37,21 @@ one process of EXE (a filter naming each), and DIR (its .json files removed
 first) receives a file per test that passed there by the rules above, the
 rest of the report accounted for (status 0, or 1 with a failed test in
 it): the verdict, the modules loaded, and the size and time of the
-executable and of each module file with WB_SEED and WB_MODULES. This mode
+executable and of each module file with WB_SEED and WB_MODULES. A test
+that failed there is kept too (with GoogleTest's failure messages, which
+the test prints when its verdict is taken), but only where none of the
+harness's own CUDA calls failed in the process (the file
+WB_CUDA_ERROR_LOG names stays empty: wb::noteCudaError) and none met
+another process's hold on the GPU: a kernel that faults breaks the CUDA
+context for every test after it, so after a fault every failure runs
+again alone. A clean failure is not: a kernel that is wrong only
+sometimes would otherwise get a second try, and pass in the batch's
+second chance what it failed in the first. This mode
 always exits 0 and stops the process after --batch-timeout seconds
 (default 30): it is a CTest fixture, and a failed one would keep its tests
 from running. With --from-batch DIR, a single test whose file is there,
 with those inputs unchanged, takes that verdict (and writes its record
-from it) without running; any other test, failures included, runs alone
-as above. A failure is never taken from a batch: a kernel that faults
-breaks the CUDA context for every test after it in that process. The
+from it) without running; any other test runs alone as above. The
 tests of a batch share a process, but not their modules: every GPU test
 unloads the modules it loaded when it ends (wb::GpuTest's TearDown,
 wb::unloadModules), so a module's `__device__` variables start each test
@@ -136,7 +143,8 @@ REFUSED_FLAGS = ("gtest_filter", "gtest_output", "gtest_flagfile")
 # Environment variables the child does not get.
 DROPPED_ENV = ("GTEST_FILTER", "GTEST_OUTPUT", "GTEST_FLAGFILE", "GTEST_TOTAL_SHARDS",
                "GTEST_SHARD_INDEX", "GTEST_SHARD_STATUS_FILE", "GTEST_ALSO_RUN_DISABLED_TESTS",
-               "GTEST_LIST_TESTS", "WB_TEST_RECORDS", "WB_GPU_CONTENTION_LOG")
+               "GTEST_LIST_TESTS", "GTEST_REPEAT", "GTEST_SHUFFLE", "WB_TEST_RECORDS",
+               "WB_GPU_CONTENTION_LOG", "WB_CUDA_ERROR_LOG")
 USAGE = ("usage: gtest_verdict.py --test SUITE.NAME [--name CTEST_NAME] "
          "[--links SECTION/EXERCISE ...] [--from-batch DIR] -- EXE [EXE ARGS...]\n"
          "       gtest_verdict.py --batch DIR --batch-tests SUITE.NAME ... "
@@ -154,10 +162,11 @@ options:
   --name CTEST_NAME     the CTest name; with WB_TEST_RECORDS, names the record
   --links SECTION/EXERCISE ...
                         exercises linked into EXE, added to the record
-  --from-batch DIR      take the verdict of the batch run in DIR when it
-                        passed the test, else run it alone
+  --from-batch DIR      take the verdict the batch run in DIR kept for the
+                        test, else run it alone
   --batch DIR           run the --batch-tests in one process, keep their
-                        passes in DIR; always exits 0
+                        verdicts in DIR (failures only where no CUDA call
+                        failed); always exits 0
   --batch-timeout S     the batch's limit in seconds (default 30)
   -- EXE [EXE ARGS...]  the test executable and its own arguments
   -h, --help            print this text and exit
@@ -690,14 +699,22 @@ def batch_inputs(command, modules, folders=None):
     return {"files": files, "env": {k: os.environ.get(k) for k in BATCH_ENV}}
 
 
-def batch_verdicts(tests, how, code, report_bytes, report_problem):
-    """{test: (verdict, reason)} of the tests of a batch whose pass can
-    stand for a run alone: the process exited (status 0, or 1 with a
-    failing test in the report to account for it), the report holds each
-    test once, and the entry ran and completed with no failure. A failed
-    test is not kept: a kernel that faults leaves the CUDA context broken
-    for every test after it in the process, so each failure is run again
-    alone; nor a skipped one, whose reason only its own output shows."""
+# What a kept failure prints of GoogleTest's messages: the first few, each
+# cut to a length a student reads.
+KEPT_FAILURES, KEPT_FAILURE_CHARS = 5, 4000
+
+
+def batch_verdicts(tests, how, code, report_bytes, report_problem, clean=False):
+    """{test: (verdict, reason, failures)} of the tests of a batch whose
+    verdict can stand for a run alone: the process exited (status 0, or 1
+    with a failing test in the report to account for it), the report holds
+    each test once, and the entry ran and completed. A pass is kept; a
+    failure only when `clean` (no CUDA call of the harness failed in the
+    process, nor met another process's hold on the GPU), with its messages
+    as GoogleTest prints them: a kernel that faults leaves the CUDA context
+    broken for every test after it, so then each failure is run again
+    alone. A skipped test is never kept: its reason only its own output
+    shows."""
     if how != "exit" or code not in (0, 1) or report_problem or report_bytes is None:
         return {}
     try:
@@ -719,11 +736,32 @@ def batch_verdicts(tests, how, code, report_bytes, report_problem):
     kept = {}
     for test in tests:
         found = entries.get(test, [])
-        if (len(found) == 1 and not found[0].get("failures") and found[0].get("status") == "RUN"
-                and found[0].get("result") == "COMPLETED"):
+        if (len(found) != 1 or found[0].get("status") != "RUN"
+                or found[0].get("result") != "COMPLETED"):
+            continue
+        failures = found[0].get("failures")
+        if not failures:
             kept[test] = ("passed", "GoogleTest reports it passed (in its exercise's run of "
-                                    "all its tests)")
+                                    "all its tests)", [])
+        elif clean:
+            kept[test] = ("failed", f"GoogleTest reports {len(failures)} failure(s) (in its "
+                                    "exercise's run of all its tests, where no CUDA call "
+                                    "failed)", failure_messages(failures))
     return kept
+
+
+def failure_messages(failures):
+    """GoogleTest's failures of a report entry as its console prints them
+    ("FILE:LINE: Failure" and the message), the first KEPT_FAILURES."""
+    said = []
+    for failure in failures[:KEPT_FAILURES]:
+        text = failure.get("failure", "") if isinstance(failure, dict) else str(failure)
+        text = str(text)[:KEPT_FAILURE_CHARS]
+        where, newline, rest = text.partition("\n")
+        if newline and ":" in where and " " not in where.strip():
+            text = f"{where}: Failure\n{rest}"
+        said.append(text)
+    return said
 
 
 def run_batch(folder, tests, command, timeout):
@@ -752,7 +790,10 @@ def run_batch(folder, tests, command, timeout):
         modules_log = os.path.join(tmp, "modules.log")
         env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
         env["WB_MODULES_LOG"] = modules_log
-        env["WB_GPU_CONTENTION_LOG"] = os.path.join(tmp, "contention.log")
+        contention_log = os.path.join(tmp, "contention.log")
+        errors_log = os.path.join(tmp, "cuda_errors.log")
+        env["WB_GPU_CONTENTION_LOG"] = contention_log
+        env["WB_CUDA_ERROR_LOG"] = errors_log
         args = [*command, "--gtest_filter=" + ":".join(tests), f"--gtest_output=json:{report}"]
         child = Child()
         try:
@@ -769,19 +810,23 @@ def run_batch(folder, tests, command, timeout):
             verdict_line(child, "batch: stopped; every test runs alone")
             return EXIT_PASSED
         report_bytes, report_problem = read_plain(report)
-        kept = batch_verdicts(tests, how, code, report_bytes, report_problem)
+        clean = all(not os.path.lexists(log) for log in (contention_log, errors_log))
+        kept = batch_verdicts(tests, how, code, report_bytes, report_problem, clean=clean)
         modules_bytes, modules_problem = read_plain(modules_log)
         if modules_problem:
             kept = {}
         lines = (modules_bytes or b"").decode("utf-8", "replace").splitlines()
         modules = sorted({line.strip() for line in lines if line.strip()})
         inputs = batch_inputs(command, modules)
-        for test, (verdict, reason) in kept.items():
-            doc = {"test": test, "verdict": verdict, "reason": reason, "modules": modules,
-                   **inputs}
+        for test, (verdict, reason, failures) in kept.items():
+            doc = {"test": test, "verdict": verdict, "reason": reason, "failures": failures,
+                   "modules": modules, **inputs}
             write_json(folder, test, ".json", doc)
-        verdict_line(child, f"batch: {len(kept)} of {len(tests)} test(s) kept "
-                            f"({describe_end(how, code)}); the others run alone")
+        failed = sum(verdict == "failed" for verdict, _, _ in kept.values())
+        verdict_line(child, f"batch: {len(kept)} of {len(tests)} test(s) kept, {failed} of "
+                            f"them failed ({describe_end(how, code)}"
+                            + ("" if clean else "; a CUDA call failed: no failure is kept")
+                            + "); the others run alone")
         return EXIT_PASSED
     except OSError as error:
         verdict_line(child, f"batch: {error}; every test runs alone")
@@ -806,19 +851,23 @@ def read_json(folder, name):
 
 
 def kept_verdict(folder, test, command):
-    """("passed", reason, modules) the batch run in `folder` kept for `test`,
-    or None: no file, or one whose inputs (executable, modules, seed) have
+    """(verdict, reason, modules, failures) the batch run in `folder` kept
+    for `test` ("passed" or "failed"; failures: GoogleTest's messages), or
+    None: no file, or one whose inputs (executable, modules, seed) have
     changed since."""
     doc = read_json(folder, test)
     if doc is None:
         return None
     try:
-        if doc["test"] != test or doc["verdict"] != "passed":
+        if doc["test"] != test or doc["verdict"] not in ("passed", "failed"):
             return None
         modules = [str(m) for m in doc["modules"]]
+        failures = [str(f) for f in doc.get("failures", [])]
+        if doc["verdict"] == "failed" and not failures:
+            return None
         if batch_inputs(command, modules) != {"files": doc["files"], "env": doc["env"]}:
             return None
-        return doc["verdict"], str(doc["reason"]), modules
+        return doc["verdict"], str(doc["reason"]), modules, failures
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
 
@@ -863,7 +912,9 @@ def main(argv):
 
     kept = kept_verdict(batch["from"], test, command) if batch["from"] else None
     if kept is not None:
-        verdict, reason, modules = kept
+        verdict, reason, modules, failures = kept
+        if failures:
+            emit(1, ("".join(f"{text}\n\n" for text in failures)).encode("utf-8", "replace"))
         records = os.environ.get("WB_TEST_RECORDS")
         if records and name is not None and os.path.isdir(records):
             try:
@@ -871,7 +922,7 @@ def main(argv):
             except OSError as error:
                 verdict_line(None, f"warning: could not write the record in {records}: {error}")
         verdict_line(None, f"{verdict.upper()} {test}: {reason}")
-        return EXIT_PASSED
+        return EXIT_PASSED if verdict == "passed" else EXIT_FAILED
 
     try:
         tmp = make_private_dir()

@@ -110,6 +110,9 @@ WORK_METRICS = {
     "instructions": "smsp__inst_executed.sum",
     "global_loads": "smsp__sass_inst_executed_op_global_ld.sum",
     "shared_loads": "smsp__inst_executed_op_shared_ld.sum",
+    # Read by lane_bounds, for the kernels held to a number of active threads.
+    "thread_instructions": "smsp__thread_inst_executed.sum",
+    "shared_load_bytes": "smsp__sass_data_bytes_mem_shared_op_ld.sum",
 }
 # (key, most times the reference's, what it counts). Global loads are held
 # closer: a few more coalesced loads lift a load efficiency without adding
@@ -139,6 +142,52 @@ def work_bounds(values, reference):
 
 # The lanes of a warp, all of which a full-mask shuffle names.
 FULL_WARP = 32.0
+
+# What an average of active threads hides, counted for the launch as a
+# whole, where full-warp work added elsewhere cannot dilute it: the lanes
+# left idle by the warp instructions executed (32 per instruction, less the
+# threads that executed it), and the bytes loaded from shared memory. A
+# tree halves its lanes a few times; a serial sum leaves 31 lanes idle for
+# every add, however much full-warp work surrounds it, and a warp whose 32
+# lanes each repeat the serial sum loads every value 32 times. The bytes are
+# those the loads require, a broadcast's counted once (all lanes repeating
+# the sum in the same order stay under the bound: an open forgery, in
+# grader/tests/forgeries/open/). Measured on an H100
+# (docs/results/method-counters-nvidia-h100.md), on the runner's reduceSmem
+# launch: idle lanes 620 for the reference, 496 and 992 for two honest
+# variants, 12,400 for the serial sum and 12,513 for it padded to 25.6
+# active threads; shared bytes loaded 4,080 for the reference, 5,632 at most
+# for the honest variants.
+LANE_BOUNDS = (("idle_lanes", 4.0, 32 * 32, "lanes left idle by the warp instructions executed",
+                "most instructions ran with a few lanes while the others waited, as when "
+                "one thread adds the block's values one by one; a tree halves the lanes "
+                "only for its last few steps"),
+               ("shared_load_bytes", 4.0, 4 * 32 * 32, "bytes loaded from shared memory",
+                "the threads read the shared values many times over, as when every lane "
+                "of a warp repeats the serial sum; a tree reads each partial sum once or "
+                "twice"))
+
+
+def lane_bounds(values, reference):
+    """[(passed, line)]: the launch's idle lanes and shared-memory bytes
+    loaded (from WORK_METRICS' values) against the reference kernel's on
+    the same launch, for a kernel graded on its active threads."""
+    said = []
+    for key, factor, slack, what, why in LANE_BOUNDS:
+        got, ref = _lane_value(values, key), _lane_value(reference, key)
+        line = f"{what} {got:.0f}, the reference's {ref:.0f}"
+        if got <= factor * ref + slack:
+            said.append((True, line + f" (at most {factor:g} times)"))
+        else:
+            said.append((False, line + f": more than {factor:g} times the reference's on the "
+                         f"same launch: {why}"))
+    return said
+
+
+def _lane_value(values, key):
+    if key == "idle_lanes":
+        return FULL_WARP * values["instructions"] - values["thread_instructions"]
+    return values[key]
 
 
 def shuffle_counter(executions, min_per_warp, max_per_warp=None):

@@ -112,6 +112,19 @@ TEST(V, MeetsContention) {
 
 TEST(V, PassesAfterContention) { noteContention("cudaErrorMemoryAllocation"); }
 
+// As wb::noteCudaError does when one of the harness's CUDA calls fails (a
+// kernel that faulted, in a batch: every test after it fails too).
+TEST(V, MeetsCudaError) {
+  const char* log = std::getenv("WB_CUDA_ERROR_LOG");
+  if (log != nullptr) {
+    FILE* out = std::fopen(log, "a");
+    ASSERT_NE(out, nullptr);
+    std::fprintf(out, "cudaDeviceSynchronize: cudaErrorIllegalAddress\n");
+    std::fclose(out);
+  }
+  FAIL() << "cudaErrorIllegalAddress";
+}
+
 TEST(V, PrintsOutOfMemory) {
   std::printf("cudaErrorMemoryAllocation (out of memory)\n");
   FAIL() << "a kernel printed it";
@@ -427,24 +440,59 @@ class VerdictTest(unittest.TestCase):
                             "--from-batch", str(folder), "--", str(self.exe)],
                            capture_output=True, text=True, env=self.env(), timeout=60)
 
-    def test_a_batch_keeps_its_passes_and_every_failure_runs_alone(self):
+    def test_a_batch_keeps_its_passes_and_its_clean_failures(self):
         with tempfile.TemporaryDirectory() as tmp:
             folder = pathlib.Path(tmp) / "batch"
             run = self.run_batch(folder, ["V.Pass", "V.Fail", "V.Skip"])
             self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
-            self.assertIn("batch: 1 of 3 test(s) kept", run.stdout)
-            self.assertEqual(sorted(p.name for p in folder.iterdir()), ["V.Pass.json"])
+            self.assertIn("batch: 2 of 3 test(s) kept, 1 of them failed", run.stdout)
+            self.assertEqual(sorted(p.name for p in folder.iterdir()),
+                             ["V.Fail.json", "V.Pass.json"])
             kept = self.run_from_batch(folder, "V.Pass")
             self.assertEqual(kept.returncode, 0)
             self.assertNotIn("[ RUN      ]", kept.stdout)   # taken from the batch, not run
             self.assertIn("in its exercise's run of all its tests", kept.stdout)
             self.assertEqual(self.record("wb.V.Pass")["verdict"], "passed")
-            alone = self.run_from_batch(folder, "V.Fail")
-            self.assertEqual(alone.returncode, 1)
-            self.assertIn("[ RUN      ] V.Fail", alone.stdout)
+            # A failure where no CUDA call failed stands: no second try.
+            failed = self.run_from_batch(folder, "V.Fail")
+            self.assertEqual(failed.returncode, 1)
+            self.assertNotIn("[ RUN      ]", failed.stdout)
+            self.assertIn("no CUDA call failed", failed.stdout)
+            # GoogleTest's messages, shaped as its console prints them (the
+            # student's feedback reads the "FILE:LINE: Failure" line).
+            self.assertRegex(failed.stdout, r"verdict_test\.cpp:\d+: Failure\n")
+            self.assertIn("one is not two", failed.stdout)
+            self.assertIn("and a second failure", failed.stdout)
+            self.assertEqual(self.record("wb.V.Fail")["verdict"], "failed")
             skipped = self.run_from_batch(folder, "V.Skip")
             self.assertEqual(skipped.returncode, 77)
             self.assertIn("no GPU here", skipped.stdout)
+
+    def test_after_a_cuda_error_or_contention_every_failure_runs_alone(self):
+        # A kernel that faults breaks the context for every test after it;
+        # another process's hold on the GPU is not the submission's doing.
+        for other in ("V.MeetsCudaError", "V.MeetsContention"):
+            with self.subTest(other=other), tempfile.TemporaryDirectory() as tmp:
+                folder = pathlib.Path(tmp) / "batch"
+                run = self.run_batch(folder, [other, "V.Pass", "V.Fail"])
+                self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+                self.assertIn("batch: 1 of 3 test(s) kept, 0 of them failed", run.stdout)
+                self.assertIn("a CUDA call failed: no failure is kept", run.stdout)
+                self.assertEqual(sorted(p.name for p in folder.iterdir()), ["V.Pass.json"])
+                alone = self.run_from_batch(folder, "V.Fail")
+                self.assertEqual(alone.returncode, 1)
+                self.assertIn("[ RUN      ] V.Fail", alone.stdout)
+
+    def test_a_kept_failure_without_its_messages_is_not_taken(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = pathlib.Path(tmp) / "batch"
+            self.run_batch(folder, ["V.Fail"])
+            doc = json.loads((folder / "V.Fail.json").read_text())
+            doc["failures"] = []
+            (folder / "V.Fail.json").write_text(json.dumps(doc))
+            alone = self.run_from_batch(folder, "V.Fail")
+            self.assertEqual(alone.returncode, 1)
+            self.assertIn("[ RUN      ] V.Fail", alone.stdout)
 
     def test_a_kept_pass_stands_only_while_its_executable_is_unchanged(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -123,14 +123,18 @@ def stage_sanitize(runner, kernels, checks=None):
     return None
 
 
-def too_much_work(runner, k, values, reference_modules):
+def too_much_work(runner, k, values, reference_modules, lanes=False):
     """The first of work_bounds' failing lines for kernel k's launch (values
-    with WORK_METRICS') against the reference's, or None."""
+    with WORK_METRICS') against the reference's (and lane_bounds', with
+    `lanes`), or None."""
     if not reference_modules:
         return None
     reference, _ = nsight.profile(runner, f"{k['section']}/{k['id']}", k["name"],
                                   nsight.WORK_METRICS, modules=reference_modules)
-    wrong = [line for passed, line in nsight.work_bounds(values, reference) if not passed]
+    said = nsight.work_bounds(values, reference)
+    if lanes:
+        said += nsight.lane_bounds(values, reference)
+    wrong = [line for passed, line in said if not passed]
     return wrong[0] if wrong else None
 
 
@@ -166,7 +170,8 @@ def stage_profile(runner, kernels, checks=None, reference_modules=None):
             said = nsight.method_counters(values, k.get("minActiveThreadsPerInstruction"),
                                           k.get("minGlobalLoadEfficiency"))
             wrong = [line for passed, line in said if not passed]
-            excess = too_much_work(runner, k, values, reference_modules)
+            excess = too_much_work(runner, k, values, reference_modules,
+                                   lanes=k.get("minActiveThreadsPerInstruction") is not None)
             if excess:
                 wrong.append(excess)
             checks[f"method_counters:{k['id']}"] = bool(wrong)

@@ -194,21 +194,24 @@ def measure(args, metrics, graded, skip_note="", **options):
     return run
 
 
-def work_lines(args, run):
+def work_lines(args, run, lanes=False):
     """work_bounds' lines for the kernel's run against the reference
-    kernel's on the same launch (one more ncu run), or none without
-    --reference-modules."""
+    kernel's on the same launch (one more ncu run), and lane_bounds' with
+    `lanes`; none without --reference-modules."""
     if not args.reference_modules:
         return []
-    kept = kept_values(args, "reference", nsight.WORK_METRICS)
-    if kept is not None:
-        return nsight.work_bounds(run.values, kept)
-    try:
-        reference = nsight.profile_run(args.runner, args.kernel, args.name, nsight.WORK_METRICS,
-                                       modules=args.reference_modules)
-    except (nsight.ToolUnavailable, RuntimeError) as err:
-        return [(False, f"the reference kernel's work could not be measured: {err}")]
-    return nsight.work_bounds(run.values, reference.values)
+    reference = kept_values(args, "reference", nsight.WORK_METRICS)
+    if reference is None:
+        try:
+            reference = nsight.profile_run(args.runner, args.kernel, args.name,
+                                           nsight.WORK_METRICS,
+                                           modules=args.reference_modules).values
+        except (nsight.ToolUnavailable, RuntimeError) as err:
+            return [(False, f"the reference kernel's work could not be measured: {err}")]
+    said = nsight.work_bounds(run.values, reference)
+    if lanes:
+        said += nsight.lane_bounds(run.values, reference)
+    return said
 
 
 def check_method(args):
@@ -220,7 +223,7 @@ def check_method(args):
             return run
         said += nsight.method_counters(run.values, args.min_active_threads,
                                        args.min_global_load_efficiency)
-        said += work_lines(args, run)
+        said += work_lines(args, run, lanes=args.min_active_threads is not None)
     if args.min_shuffles_per_warp is not None:
         try:
             said += nsight.executed_shuffles(args.runner, args.kernel, args.name,

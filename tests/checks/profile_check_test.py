@@ -59,9 +59,12 @@ ACTIVE = "smsp__thread_inst_executed_per_inst_executed.ratio"
 EFFICIENCY = "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"
 COUNTERS = ("--min-active-threads", "24", "--min-global-load-efficiency", "80")
 INSTRUCTIONS = "smsp__inst_executed.sum"
+THREAD_INSTRUCTIONS = "smsp__thread_inst_executed.sum"
+SHARED_BYTES = "smsp__sass_data_bytes_mem_shared_op_ld.sum"
 # The reference reduceSmemDyn's work on the runner's launch (an H100).
 REFERENCE = {INSTRUCTIONS: "624", "smsp__sass_inst_executed_op_global_ld.sum": "14",
-             "smsp__inst_executed_op_shared_ld.sum": "80"}
+             "smsp__inst_executed_op_shared_ld.sum": "80", THREAD_INSTRUCTIONS: "19348",
+             SHARED_BYTES: "4080"}
 AGAINST_THE_REFERENCE = COUNTERS + ("--reference-modules", "/reference")
 
 # (what, values, options, exit status of the runner, its output, expected
@@ -78,9 +81,28 @@ CASES = [
      "WRONG reduction/reduceSmem: 3 of 4 partial sums differ", 1,
      "the kernel must be correct before its technique is graded"),
     ("a tree doing the reference's work", {ACTIVE: "31.0", EFFICIENCY: "99.1",
-                                            INSTRUCTIONS: "650"},
+                                            INSTRUCTIONS: "650", THREAD_INSTRUCTIONS: "20000",
+                                            SHARED_BYTES: "5632"},
      AGAINST_THE_REFERENCE, 0, "", 0,
      "warp instructions executed 650, the reference's 624 (at most 4 times)"),
+    ("a tree's idle lanes", {ACTIVE: "31.0", EFFICIENCY: "99.1", INSTRUCTIONS: "650",
+                             THREAD_INSTRUCTIONS: "20000", SHARED_BYTES: "5632"},
+     AGAINST_THE_REFERENCE, 0, "", 0,
+     "lanes left idle by the warp instructions executed 800, the reference's 620 "
+     "(at most 4 times)"),
+    # Measured on an H100 (docs/results/method-counters-nvidia-h100.md).
+    ("a serial sum padded only twofold", {ACTIVE: "25.6", EFFICIENCY: "99.1",
+                                          INSTRUCTIONS: "1963", THREAD_INSTRUCTIONS: "50303",
+                                          SHARED_BYTES: "2048"},
+     AGAINST_THE_REFERENCE, 0, "", 1,
+     "FAILED reduction/reduceSmem: lanes left idle by the warp instructions executed 12513, "
+     "the reference's 620: more than 4 times"),
+    ("every lane of a warp repeating the serial sum",
+     {ACTIVE: "31.6", EFFICIENCY: "99.1", INSTRUCTIONS: "712", THREAD_INSTRUCTIONS: "22500",
+      SHARED_BYTES: "65536"},
+     AGAINST_THE_REFERENCE, 0, "", 1,
+     "FAILED reduction/reduceSmem: bytes loaded from shared memory 65536, the reference's "
+     "4080: more than 4 times"),
     ("a serial sum padded with full-warp work", {ACTIVE: "31.9", EFFICIENCY: "99.1",
                                                  INSTRUCTIONS: "148256"},
      AGAINST_THE_REFERENCE, 0, "", 1,

@@ -196,7 +196,7 @@ TEST(GpuBlocksPerSmLimitedByShared, MatchesTheOccupancyApi) {
         if (optIn != cudaSuccess) {
           // Noted in this child (it cannot write the log itself; the test
           // process notes it from the answer's flag below).
-          noteIfGpuContention(optIn, "opting the test's kernel in");
+          noteCudaFailure(optIn, "opting the test's kernel in");
           throw std::runtime_error(std::string("the test could not opt its kernel in: ") +
                                    cudaGetErrorName(optIn));
         }

@@ -27,7 +27,7 @@ inline int deviceAttribute(cudaDeviceAttr which, const char* name) {
   cudaError_t err = cudaGetDevice(&device);
   if (err == cudaSuccess) err = cudaDeviceGetAttribute(&value, which, device);
   if (err != cudaSuccess) {
-    noteIfGpuContention(err, std::string("the test reading ") + name);
+    noteCudaFailure(err, std::string("the test reading ") + name);
     throw std::runtime_error(std::string("the test could not read ") + name + ": " +
                              errorName(err));
   }
@@ -72,7 +72,7 @@ inline int occupancy(const void* kernel, int threads, std::size_t dynamicBytes) 
   const cudaError_t err =
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, dynamicBytes);
   if (err != cudaSuccess) {
-    noteIfGpuContention(err, "the test's occupancy query");
+    noteCudaFailure(err, "the test's occupancy query");
     throw std::runtime_error("cudaOccupancyMaxActiveBlocksPerMultiprocessor(" +
                              std::to_string(dynamicBytes) + " bytes) failed: " + errorName(err));
   }

@@ -15,19 +15,12 @@ namespace {
 std::atomic<bool> contentionSeen{false};
 std::atomic<bool> contentionDisowned{false};
 
-}  // namespace
-
-bool isGpuContention(cudaError_t code) {
-  return code == cudaErrorMemoryAllocation || code == cudaErrorDevicesUnavailable;
-}
-
-void noteGpuContention(const std::string& what) {
-  if (contentionDisowned) return;
-  contentionSeen = true;
-  const char* log = std::getenv("WB_GPU_CONTENTION_LOG");
+// Appends @p what as one line to the file the variable @p logVariable names,
+// when it is set: whole, in one write, never through a link. A failure to
+// write leaves the note out, nothing worse.
+void appendNote(const char* logVariable, const std::string& what) {
+  const char* log = std::getenv(logVariable);
   if (log == nullptr || *log == '\0') return;
-  // Appended whole in one write, never through a link; a failure to write
-  // leaves the test without the note (it is then not run again), nothing worse.
   const int fd = ::open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) return;
   std::string line = what;
@@ -42,8 +35,29 @@ void noteGpuContention(const std::string& what) {
   ::close(fd);
 }
 
-void noteIfGpuContention(cudaError_t code, const std::string& what) {
-  if (isGpuContention(code)) noteGpuContention(what);
+}  // namespace
+
+void noteCudaError(const std::string& what) { appendNote("WB_CUDA_ERROR_LOG", what); }
+
+void noteGpuContention(const std::string& what) {
+  noteCudaError(what);
+  if (contentionDisowned) return;
+  contentionSeen = true;
+  // Without the note the failed test is not run again, nothing worse.
+  appendNote("WB_GPU_CONTENTION_LOG", what);
+}
+
+bool isGpuContention(cudaError_t code) {
+  return code == cudaErrorMemoryAllocation || code == cudaErrorDevicesUnavailable;
+}
+
+void noteCudaFailure(cudaError_t code, const std::string& what) {
+  if (code == cudaSuccess) return;
+  if (isGpuContention(code)) {
+    noteGpuContention(what);
+  } else {
+    noteCudaError(what);
+  }
 }
 
 bool gpuContentionSeen() { return contentionSeen; }
@@ -68,7 +82,7 @@ void throwIfFailed(cudaError_t code, const char* call, const char* file, int lin
   std::ostringstream msg;
   msg << call << " failed at " << file << ":" << line << ": " << cudaGetErrorName(code) << " ("
       << cudaGetErrorString(code) << ")";
-  noteIfGpuContention(code, msg.str());
+  noteCudaFailure(code, msg.str());
   throw CudaError(code, msg.str());
 }
 
@@ -77,14 +91,14 @@ void checkLaunch(const std::string& kernelName) {
   if (launch != cudaSuccess) {
     const std::string what = "launching " + kernelName + " failed: " +
                              cudaGetErrorName(launch) + " (" + cudaGetErrorString(launch) + ")";
-    noteIfGpuContention(launch, what);
+    noteCudaFailure(launch, what);
     throw CudaError(launch, what);
   }
   cudaError_t run = cudaDeviceSynchronize();
   if (run != cudaSuccess) {
     const std::string what = kernelName + " failed while running: " + cudaGetErrorName(run) +
                              " (" + cudaGetErrorString(run) + ")";
-    noteIfGpuContention(run, what);
+    noteCudaFailure(run, what);
     throw CudaError(run, what);
   }
 }

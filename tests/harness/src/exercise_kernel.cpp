@@ -149,7 +149,7 @@ LoadedModule& load(ModuleRegistry& r, const std::string& key) {
       cudaLibraryLoadFromFile(&m.library, m.path.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0);
   if (err != cudaSuccess) {
     (void)cudaGetLastError();  // not the next launch's error
-    noteIfGpuContention(err, "loading the module " + m.path + ": " + cudaGetErrorName(err));
+    noteCudaFailure(err, "loading the module " + m.path + ": " + cudaGetErrorName(err));
     throw std::runtime_error("the module " + m.path + " does not load on this GPU: " +
                              cudaGetErrorName(err) + " (" + cudaGetErrorString(err) +
                              "); was it built for another GPU? Set CMAKE_CUDA_ARCHITECTURES "
@@ -235,13 +235,18 @@ void setDefaultModuleFolders(const std::string& folders) {
 void unloadModules() {
   ModuleRegistry& r = registry();
   const std::lock_guard<std::mutex> lock(r.mutex);
+  const bool anyLoaded = !r.modules.empty();
   for (auto& [entry, m] : r.modules) {
     (void)entry;
-    // A context broken by a fault refuses; the process ends soon after.
-    (void)cudaLibraryUnload(m.library);
+    // A context broken by a fault refuses; the process ends soon after, and
+    // the note keeps the batch's later failures from standing (cuda_check.h).
+    noteCudaFailure(cudaLibraryUnload(m.library), "unloading the module " + m.path);
   }
   r.modules.clear();
-  (void)cudaGetLastError();  // not the next launch's error
+  if (anyLoaded) {
+    // Not the next launch's error, but noted: a fault no check of the test saw.
+    noteCudaFailure(cudaGetLastError(), "an error left after the test's launches");
+  }
 }
 
 void startFreshContext() {

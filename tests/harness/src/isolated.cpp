@@ -67,7 +67,7 @@ void prepare(ChildSetup setup) {
   }
   // Without a GPU this fails, and the function meets the runtime's error.
   const cudaError_t started = cudaFree(nullptr);
-  noteIfGpuContention(started, std::string("starting CUDA in a child process: ") +
+  noteCudaFailure(started, std::string("starting CUDA in a child process: ") +
                                    cudaGetErrorName(started));
 }
 
@@ -389,7 +389,7 @@ namespace {
 void probeGpuContention() {
   const cudaError_t started = cudaFree(nullptr);
   if (started != cudaSuccess) {
-    noteIfGpuContention(started, std::string("the check's CUDA context: ") +
+    noteCudaFailure(started, std::string("the check's CUDA context: ") +
                                      cudaGetErrorName(started));
     return;
   }
@@ -399,7 +399,7 @@ void probeGpuContention() {
     (void)cudaFree(probe);
   } else {
     (void)cudaGetLastError();
-    noteIfGpuContention(taken, std::string("64 MiB of GPU memory for the check: ") +
+    noteCudaFailure(taken, std::string("64 MiB of GPU memory for the check: ") +
                                    cudaGetErrorName(taken));
   }
 }

@@ -57,8 +57,22 @@ bool isGpuContention(cudaError_t code);
  */
 void noteGpuContention(const std::string& what);
 
-/// noteGpuContention(@p what) when isGpuContention(@p code).
-void noteIfGpuContention(cudaError_t code, const std::string& what);
+/**
+ * @brief Notes that one of the harness's own CUDA calls failed: appends
+ *        @p what as one line to the file WB_CUDA_ERROR_LOG names, when it is
+ *        set (noteGpuContention does so too).
+ *
+ * wbcore/gtest_verdict.py sets it for a batch, the tests of an exercise run
+ * in one process: a failure of a batch stands for the test's run alone only
+ * where no CUDA call of the process failed, since a kernel that faults
+ * breaks the context for every test after it. As for contention, only the
+ * harness writes the file.
+ */
+void noteCudaError(const std::string& what);
+
+/// Nothing for cudaSuccess; noteGpuContention(@p what) when
+/// isGpuContention(@p code); else noteCudaError(@p what).
+void noteCudaFailure(cudaError_t code, const std::string& what);
 
 /// Whether this process noted contention (noteGpuContention).
 bool gpuContentionSeen();
