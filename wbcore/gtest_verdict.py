@@ -39,14 +39,17 @@ rest of the report accounted for (status 0, or 1 with a failed test in
 it): the verdict, the modules loaded, and the size and time of the
 executable and of each module file with WB_SEED and WB_MODULES. A test
 that failed there is kept too (with GoogleTest's failure messages, which
-the test prints when its verdict is taken), but only where none of the
-harness's own CUDA calls failed in the process (the file
-WB_CUDA_ERROR_LOG names stays empty: wb::noteCudaError) and none met
-another process's hold on the GPU: a kernel that faults breaks the CUDA
-context for every test after it, so after a fault every failure runs
-again alone. A clean failure is not: a kernel that is wrong only
-sometimes would otherwise get a second try, and pass in the batch's
-second chance what it failed in the first. This mode
+the test prints when its verdict is taken), where no harness CUDA call
+met another process's hold on the GPU, and only up to the test in which
+the first of the harness's own CUDA calls failed: the harness marks each
+test's start and notes each failed call in the file WB_CUDA_ERROR_LOG
+names (wb::noteTestStart, wb::noteCudaError). A kernel that faults
+breaks the CUDA context for every test after it, so the failures after
+that test run again alone; the ones before it, and its own, stand. A
+kernel that is wrong only sometimes (or only after many launches in one
+context) would otherwise get a second try, and pass in it what it failed
+in the batch; faulting on purpose after its first wrong answer buys it
+nothing for that test. This mode
 always exits 0 and stops the process after --batch-timeout seconds
 (default 30): it is a CTest fixture, and a failed one would keep its tests
 from running. With --from-batch DIR, a single test whose file is there,
@@ -165,8 +168,8 @@ options:
   --from-batch DIR      take the verdict the batch run in DIR kept for the
                         test, else run it alone
   --batch DIR           run the --batch-tests in one process, keep their
-                        verdicts in DIR (failures only where no CUDA call
-                        failed); always exits 0
+                        verdicts in DIR (failures up to the first failed
+                        CUDA call); always exits 0
   --batch-timeout S     the batch's limit in seconds (default 30)
   -- EXE [EXE ARGS...]  the test executable and its own arguments
   -h, --help            print this text and exit
@@ -704,17 +707,16 @@ def batch_inputs(command, modules, folders=None):
 KEPT_FAILURES, KEPT_FAILURE_CHARS = 5, 4000
 
 
-def batch_verdicts(tests, how, code, report_bytes, report_problem, clean=False):
+def batch_verdicts(tests, how, code, report_bytes, report_problem, failures_stand=()):
     """{test: (verdict, reason, failures)} of the tests of a batch whose
     verdict can stand for a run alone: the process exited (status 0, or 1
     with a failing test in the report to account for it), the report holds
     each test once, and the entry ran and completed. A pass is kept; a
-    failure only when `clean` (no CUDA call of the harness failed in the
-    process, nor met another process's hold on the GPU), with its messages
-    as GoogleTest prints them: a kernel that faults leaves the CUDA context
-    broken for every test after it, so then each failure is run again
-    alone. A skipped test is never kept: its reason only its own output
-    shows."""
+    failure only for a test in `failures_stand` (None: every test), with
+    its messages as GoogleTest prints them: a kernel that faults leaves the
+    CUDA context broken for every test after it, whose failures are run
+    again alone (failures_standing). A skipped test is never kept: its
+    reason only its own output shows."""
     if how != "exit" or code not in (0, 1) or report_problem or report_bytes is None:
         return {}
     try:
@@ -743,11 +745,29 @@ def batch_verdicts(tests, how, code, report_bytes, report_problem, clean=False):
         if not failures:
             kept[test] = ("passed", "GoogleTest reports it passed (in its exercise's run of "
                                     "all its tests)", [])
-        elif clean:
+        elif failures_stand is None or test in failures_stand:
             kept[test] = ("failed", f"GoogleTest reports {len(failures)} failure(s) (in its "
-                                    "exercise's run of all its tests, where no CUDA call "
-                                    "failed)", failure_messages(failures))
+                                    "exercise's run of all its tests)",
+                          failure_messages(failures))
     return kept
+
+
+def failures_standing(errors_bytes, contention):
+    """The tests of a batch whose failures stand, from the CUDA error log
+    (wb::noteTestStart's "test NAME" lines, wb::noteCudaError's "error ..."
+    lines): None (every test) when no call failed; else the tests that
+    started up to the first error, that error's test included; none when
+    the GPU was held by another process (`contention`) or the error came
+    before any test started."""
+    if contention:
+        return set()
+    started = []
+    for line in (errors_bytes or b"").decode("utf-8", "replace").splitlines():
+        if line.startswith("test "):
+            started.append(line[len("test "):].strip())
+        elif line.strip():
+            return set(started)
+    return None
 
 
 def failure_messages(failures):
@@ -810,8 +830,12 @@ def run_batch(folder, tests, command, timeout):
             verdict_line(child, "batch: stopped; every test runs alone")
             return EXIT_PASSED
         report_bytes, report_problem = read_plain(report)
-        clean = all(not os.path.lexists(log) for log in (contention_log, errors_log))
-        kept = batch_verdicts(tests, how, code, report_bytes, report_problem, clean=clean)
+        errors_bytes, errors_problem = read_plain(errors_log)
+        stand = failures_standing(errors_bytes, os.path.lexists(contention_log))
+        if errors_problem and os.path.lexists(errors_log):
+            stand = set()
+        kept = batch_verdicts(tests, how, code, report_bytes, report_problem,
+                              failures_stand=stand)
         modules_bytes, modules_problem = read_plain(modules_log)
         if modules_problem:
             kept = {}
@@ -825,7 +849,8 @@ def run_batch(folder, tests, command, timeout):
         failed = sum(verdict == "failed" for verdict, _, _ in kept.values())
         verdict_line(child, f"batch: {len(kept)} of {len(tests)} test(s) kept, {failed} of "
                             f"them failed ({describe_end(how, code)}"
-                            + ("" if clean else "; a CUDA call failed: no failure is kept")
+                            + ("" if stand is None else
+                               "; a CUDA call failed: the failures after its test run alone")
                             + "); the others run alone")
         return EXIT_PASSED
     except OSError as error:

@@ -119,7 +119,7 @@ TEST(V, MeetsCudaError) {
   if (log != nullptr) {
     FILE* out = std::fopen(log, "a");
     ASSERT_NE(out, nullptr);
-    std::fprintf(out, "cudaDeviceSynchronize: cudaErrorIllegalAddress\n");
+    std::fprintf(out, "error cudaDeviceSynchronize: cudaErrorIllegalAddress\n");
     std::fclose(out);
   }
   FAIL() << "cudaErrorIllegalAddress";
@@ -162,9 +162,23 @@ INSTANTIATE_TEST_SUITE_P(Inst, VP, ::testing::Values(1, 2),
                            return info.param == 1 ? std::string("small") : std::string("large");
                          });
 
+// As the harness's listener does (wb::noteTestStart): each test's start in
+// the CUDA error log, so that an error there belongs to one test.
+class MarkTestStart : public ::testing::EmptyTestEventListener {
+  void OnTestStart(const ::testing::TestInfo& test) override {
+    const char* log = std::getenv("WB_CUDA_ERROR_LOG");
+    if (log == nullptr) return;
+    FILE* out = std::fopen(log, "a");
+    if (out == nullptr) return;
+    std::fprintf(out, "test %s.%s\n", test.test_suite_name(), test.name());
+    std::fclose(out);
+  }
+};
+
 int main(int argc, char** argv) {
   args.assign(argv, argv + argc);
   ::testing::InitGoogleTest(&argc, argv);
+  ::testing::UnitTest::GetInstance()->listeners().Append(new MarkTestStart);
   return RUN_ALL_TESTS();
 }
 """
@@ -457,7 +471,7 @@ class VerdictTest(unittest.TestCase):
             failed = self.run_from_batch(folder, "V.Fail")
             self.assertEqual(failed.returncode, 1)
             self.assertNotIn("[ RUN      ]", failed.stdout)
-            self.assertIn("no CUDA call failed", failed.stdout)
+            self.assertIn("in its exercise's run of all its tests", failed.stdout)
             # GoogleTest's messages, shaped as its console prints them (the
             # student's feedback reads the "FILE:LINE: Failure" line).
             self.assertRegex(failed.stdout, r"verdict_test\.cpp:\d+: Failure\n")
@@ -468,20 +482,38 @@ class VerdictTest(unittest.TestCase):
             self.assertEqual(skipped.returncode, 77)
             self.assertIn("no GPU here", skipped.stdout)
 
-    def test_after_a_cuda_error_or_contention_every_failure_runs_alone(self):
-        # A kernel that faults breaks the context for every test after it;
-        # another process's hold on the GPU is not the submission's doing.
-        for other in ("V.MeetsCudaError", "V.MeetsContention"):
-            with self.subTest(other=other), tempfile.TemporaryDirectory() as tmp:
-                folder = pathlib.Path(tmp) / "batch"
-                run = self.run_batch(folder, [other, "V.Pass", "V.Fail"])
-                self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
-                self.assertIn("batch: 1 of 3 test(s) kept, 0 of them failed", run.stdout)
-                self.assertIn("a CUDA call failed: no failure is kept", run.stdout)
-                self.assertEqual(sorted(p.name for p in folder.iterdir()), ["V.Pass.json"])
-                alone = self.run_from_batch(folder, "V.Fail")
-                self.assertEqual(alone.returncode, 1)
-                self.assertIn("[ RUN      ] V.Fail", alone.stdout)
+    def test_after_contention_every_failure_runs_alone(self):
+        # Another process's hold on the GPU is not the submission's doing.
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = pathlib.Path(tmp) / "batch"
+            run = self.run_batch(folder, ["V.MeetsContention", "V.Pass", "V.Fail"])
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+            self.assertIn("batch: 1 of 3 test(s) kept, 0 of them failed", run.stdout)
+            self.assertEqual(sorted(p.name for p in folder.iterdir()), ["V.Pass.json"])
+            alone = self.run_from_batch(folder, "V.Fail")
+            self.assertEqual(alone.returncode, 1)
+            self.assertIn("[ RUN      ] V.Fail", alone.stdout)
+
+    def test_the_failures_after_a_cuda_error_run_alone(self):
+        # A kernel that faults breaks the context for every test after it:
+        # those failures run alone; the ones before it, and its own, stand
+        # (faulting on purpose after a wrong answer buys no second try).
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = pathlib.Path(tmp) / "batch"
+            run = self.run_batch(folder, ["V.Fail", "V.MeetsCudaError", "V.PrintsOutOfMemory",
+                                          "V.Pass"])
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+            self.assertIn("batch: 3 of 4 test(s) kept, 2 of them failed", run.stdout)
+            self.assertIn("a CUDA call failed: the failures after its test run alone", run.stdout)
+            self.assertEqual(sorted(p.name for p in folder.iterdir()),
+                             ["V.Fail.json", "V.MeetsCudaError.json", "V.Pass.json"])
+            for test in ("V.Fail", "V.MeetsCudaError"):
+                kept = self.run_from_batch(folder, test)
+                self.assertEqual(kept.returncode, 1)
+                self.assertNotIn("[ RUN      ]", kept.stdout)
+            alone = self.run_from_batch(folder, "V.PrintsOutOfMemory")
+            self.assertEqual(alone.returncode, 1)
+            self.assertIn("[ RUN      ] V.PrintsOutOfMemory", alone.stdout)
 
     def test_a_kept_failure_without_its_messages_is_not_taken(self):
         with tempfile.TemporaryDirectory() as tmp:

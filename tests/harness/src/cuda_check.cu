@@ -37,7 +37,9 @@ void appendNote(const char* logVariable, const std::string& what) {
 
 }  // namespace
 
-void noteCudaError(const std::string& what) { appendNote("WB_CUDA_ERROR_LOG", what); }
+void noteCudaError(const std::string& what) { appendNote("WB_CUDA_ERROR_LOG", "error " + what); }
+
+void noteTestStart(const std::string& test) { appendNote("WB_CUDA_ERROR_LOG", "test " + test); }
 
 void noteGpuContention(const std::string& what) {
   noteCudaError(what);

@@ -7,9 +7,29 @@
 #include <utility>
 #include <vector>
 
+#include "wb/cuda_check.h"
 #include "wb/perf_compares.h"
 
 namespace wb {
+
+namespace {
+
+/// Marks the start of each test in the CUDA error log (noteTestStart), so
+/// that a batch's first failed CUDA call is known to belong to one test.
+class TestStartMarker : public ::testing::EmptyTestEventListener {
+  void OnTestStart(const ::testing::TestInfo& test) override {
+    noteTestStart(std::string(test.test_suite_name()) + "." + test.name());
+  }
+};
+
+// Registered as the program starts: every test executable links this file
+// (testSeed), and gtest_main keeps the listeners appended before it runs.
+[[maybe_unused]] const bool testStartMarked = [] {
+  ::testing::UnitTest::GetInstance()->listeners().Append(new TestStartMarker);
+  return true;
+}();
+
+}  // namespace
 
 std::uint64_t testSeed() {
   if (const char* fixed = std::getenv("WB_SEED")) {

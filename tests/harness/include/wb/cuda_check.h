@@ -59,16 +59,22 @@ void noteGpuContention(const std::string& what);
 
 /**
  * @brief Notes that one of the harness's own CUDA calls failed: appends
- *        @p what as one line to the file WB_CUDA_ERROR_LOG names, when it is
- *        set (noteGpuContention does so too).
+ *        "error @p what" as one line to the file WB_CUDA_ERROR_LOG names,
+ *        when it is set (noteGpuContention does so too).
  *
  * wbcore/gtest_verdict.py sets it for a batch, the tests of an exercise run
- * in one process: a failure of a batch stands for the test's run alone only
- * where no CUDA call of the process failed, since a kernel that faults
+ * in one process, where each test's start is marked too (noteTestStart):
+ * a failure of the batch stands for the test's run alone only up to the
+ * test in which the first CUDA call failed, since a kernel that faults
  * breaks the context for every test after it. As for contention, only the
  * harness writes the file.
  */
 void noteCudaError(const std::string& what);
+
+/// Appends "test @p test" (SUITE.NAME) to the file WB_CUDA_ERROR_LOG names,
+/// when it is set: the errors noted after it belong to that test. Called
+/// by the harness's GoogleTest listener as each test starts.
+void noteTestStart(const std::string& test);
 
 /// Nothing for cudaSuccess; noteGpuContention(@p what) when
 /// isGpuContention(@p code); else noteCudaError(@p what).
