@@ -450,6 +450,7 @@ CLASSES_ZH = {
     "GENERIC": "通过通用地址的加载或存储（LD、ST）: 编译器无法判断它访问的是全局内存还是共享内存",
     "VOTE": "线程束投票（VOTE、MATCH: __ballot_sync、__all_sync、__any_sync、__match_*_sync）",
     "MMA": "张量核心上的矩阵乘加（HMMA、IMMA、DMMA、BMMA、线程束组的 GMMA、MOVM）: 它把一个线程束各通道的值合在一起",
+    "MBARRIER": "共享内存中 mbarrier 上的操作（SYNCS、ARRIVES: mbarrier.init、.arrive、.pending_count，sm_80 及更新）: 它的到达计数像共享内存原子操作那样把各线程的值加起来",
     "BAR.RED": "同时在整个线程块内计数或投票的屏障（BAR.RED: __syncthreads_count、__syncthreads_and、__syncthreads_or）",
     "SHFL.ADDRESSED": "地址由洗牌结果算出的全局加载（LDG 或通用 LD）: 值是从洗牌指向的地方取来的，而不是由洗牌传递的",
     "PARAM.ADDRESSED": "地址由 4 字节及以下的参数（交换练习的宽度、delta、通道号或掩码）算出的全局加载或存储: 配对通道的值是从参数指向的地方读来的，而不是由洗牌传递的",

@@ -46,13 +46,17 @@ test's start and notes each failed call in the file WB_CUDA_ERROR_LOG
 names (wb::noteTestStart, wb::noteCudaError). A kernel that faults
 breaks the CUDA context for every test after it, so the failures after
 that test run again alone; the ones before it, and its own, stand. A
-kernel that is wrong only sometimes (or only after many launches in one
-context) would otherwise get a second try, and pass in it what it failed
-in the batch; faulting on purpose after its first wrong answer buys it
-nothing for that test. This mode
-always exits 0 and stops the process after --batch-timeout seconds
-(default 30): it is a CTest fixture, and a failed one would keep its tests
-from running. With --from-batch DIR, a single test whose file is there,
+batch stopped at its time limit leaves no report: the harness's "end"
+line for each test that ended (wb::noteTestEnd, its result and GoogleTest's
+messages) stands for that test, by the same rule, and the test that was
+running fails (its record joined by a contention note, as a CTest
+timeout is: where another submission's run shared the GPU, the grader
+makes the run again alone), and those after it run again alone. A
+kernel that is wrong, faults or hangs only sometimes (or only after many
+launches in one context) would otherwise get a second try, and pass in
+it what it failed in the batch. This mode always exits 0 and stops the
+process after --batch-timeout seconds (default 30): it is a CTest
+fixture, and a failed one would keep its tests from running. With --from-batch DIR, a single test whose file is there,
 with those inputs unchanged, takes that verdict (and writes its record
 from it) without running; any other test runs alone as above. The
 tests of a batch share a process, but not their modules: every GPU test
@@ -765,9 +769,64 @@ def failures_standing(errors_bytes, contention):
     for line in (errors_bytes or b"").decode("utf-8", "replace").splitlines():
         if line.startswith("test "):
             started.append(line[len("test "):].strip())
-        elif line.strip():
+        elif line.startswith("error "):
             return set(started)
     return None
+
+
+def ended_verdicts(tests, errors_bytes, failures_stand, timeout):
+    """batch_verdicts' {test: (verdict, reason, failures)} for a batch that
+    left no report (stopped at its time limit, `timeout` seconds): from the
+    harness's "end {JSON}" lines (wb::noteTestEnd), each test's result as
+    GoogleTest had it when the test ended. A pass is kept; a failure as
+    batch_verdicts keeps one; any test with more than one line runs alone.
+    Where the batch was stopped at its time limit (`timeout` not None, not
+    a crash), the test that was running then fails, with the
+    reason (a kernel that hangs only after many launches in one process
+    hangs only in the batch); its record is then joined by a contention
+    note (HUNG), as a CTest timeout is, so that a run that shared the GPU
+    with another submission's is made again alone."""
+    ended, started = {}, []
+    for line in (errors_bytes or b"").decode("utf-8", "replace").splitlines():
+        if line.startswith("test "):
+            started.append(line[len("test "):].strip())
+        if not line.startswith("end "):
+            continue
+        try:
+            doc = json.loads(line[len("end "):])
+            name, result = str(doc["test"]), str(doc["result"])
+            failures = [str(f) for f in doc["failures"]][:KEPT_FAILURES]
+        except (ValueError, KeyError, TypeError):
+            continue
+        ended[name] = None if name in ended else (result, failures)
+    kept = {}
+    for test in tests:
+        found = ended.get(test)
+        if found is None:
+            continue
+        result, failures = found
+        if result == "passed":
+            kept[test] = ("passed", "GoogleTest reports it passed (in its exercise's run of "
+                                    "all its tests, stopped later at its time limit)", [])
+        elif (result == "failed" and failures
+              and (failures_stand is None or test in failures_stand)):
+            kept[test] = ("failed", f"GoogleTest reports {len(failures)} failure(s) (in its "
+                                    "exercise's run of all its tests, stopped later at its "
+                                    "time limit)", [f[:KEPT_FAILURE_CHARS] for f in failures])
+    running = started[-1] if started and started[-1] not in ended else None
+    if (timeout is not None and running in tests and running not in kept
+            and (failures_stand is None or running in failures_stand)):
+        kept[running] = ("failed", f"the exercise's run of all its tests stopped at its time "
+                                   f"limit of {timeout:g} s while this test ran",
+                         [f"{HUNG}: the exercise's tests, run together in one process, did "
+                          f"not finish within {timeout:g} s; this test was running (a kernel "
+                          "that never returns, or one far slower than its reference)"])
+    return kept
+
+
+# The first words of the message a test gets when its exercise's batch
+# stopped at its time limit while it ran (ended_verdicts).
+HUNG = "did not return"
 
 
 def failure_messages(failures):
@@ -816,6 +875,7 @@ def run_batch(folder, tests, command, timeout):
         env["WB_CUDA_ERROR_LOG"] = errors_log
         args = [*command, "--gtest_filter=" + ":".join(tests), f"--gtest_output=json:{report}"]
         child = Child()
+        timed_out = False
         try:
             try:
                 child.start(args, env)
@@ -823,7 +883,9 @@ def run_batch(folder, tests, command, timeout):
                 verdict_line(None, f"batch: cannot run {command[0]}: {error}; every test "
                                    "runs alone")
                 return EXIT_PASSED
-            how, code = child.wait(deadline=time.monotonic() + timeout)
+            deadline = time.monotonic() + timeout
+            how, code = child.wait(deadline=deadline)
+            timed_out = how == "signal" and time.monotonic() >= deadline
         except Stopped:
             how, code = child.stop()
         if child.stop_signal is not None:
@@ -832,10 +894,17 @@ def run_batch(folder, tests, command, timeout):
         report_bytes, report_problem = read_plain(report)
         errors_bytes, errors_problem = read_plain(errors_log)
         stand = failures_standing(errors_bytes, os.path.lexists(contention_log))
-        if errors_problem and os.path.lexists(errors_log):
+        if errors_problem:
             stand = set()
-        kept = batch_verdicts(tests, how, code, report_bytes, report_problem,
-                              failures_stand=stand)
+        if how == "exit":
+            kept = batch_verdicts(tests, how, code, report_bytes, report_problem,
+                                  failures_stand=stand)
+        else:
+            # Killed at its time limit: no report, but the tests that ended
+            # before it said how (a kernel that hangs on purpose after a
+            # wrong answer keeps that failure).
+            kept = {} if errors_problem else ended_verdicts(tests, errors_bytes, stand,
+                                                            timeout if timed_out else None)
         modules_bytes, modules_problem = read_plain(modules_log)
         if modules_problem:
             kept = {}
@@ -944,6 +1013,10 @@ def main(argv):
         if records and name is not None and os.path.isdir(records):
             try:
                 write_record(records, name, verdict, reason, sorted(set(modules) | set(links)))
+                if verdict == "failed" and failures and failures[0].startswith(HUNG + ":"):
+                    # As a CTest timeout: another submission's kernels on
+                    # the GPU may have slowed the batch (grader/build.py).
+                    write_gpu_contention(records, name, [reason])
             except OSError as error:
                 verdict_line(None, f"warning: could not write the record in {records}: {error}")
         verdict_line(None, f"{verdict.upper()} {test}: {reason}")

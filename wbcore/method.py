@@ -27,7 +27,8 @@ that moves an index or an address, not the value, lets a kernel load the
 partner's value itself (SHFL.ADDRESSED), and a barrier that counts
 (BAR.RED, __syncthreads_count) can add a block's values bit by bit without
 shared memory or shuffles, and so can a tensor-core product with a vector of
-ones (MMA). No reference kernel does any of these.
+ones (MMA) and the arrival counts of a shared-memory mbarrier (MBARRIER). No
+reference kernel does any of these.
 """
 import dataclasses
 import re
@@ -49,7 +50,10 @@ EVERY_KERNEL = ["no GENERIC: every load and store must name its memory (global, 
                 "can be built from such counts bit by bit",
                 "no MMA: the tensor cores are not one of the chapter's techniques; a matrix "
                 "product with a vector of ones sums a warp's values without a shuffle or "
-                "shared memory"]
+                "shared memory",
+                "no MBARRIER: an mbarrier is not one of the chapter's techniques; its "
+                "arrival counts add the threads' values as an atomic would, without the "
+                "tree or the shuffles"]
 
 
 class FactError(ValueError):

@@ -394,6 +394,9 @@ CLASSES = {
     "VOTE": "a warp vote (VOTE, MATCH: __ballot_sync, __all_sync, __any_sync, __match_*_sync)",
     "MMA": "a matrix multiply-accumulate on the tensor cores (HMMA, IMMA, DMMA, BMMA, the "
            "warpgroup GMMAs, MOVM): it combines values across the lanes of a warp",
+    "MBARRIER": "an operation on a shared-memory mbarrier (SYNCS, ARRIVES: mbarrier.init, "
+                ".arrive, .pending_count, sm_80 and newer): its arrival counts add the "
+                "threads' values like a shared-memory atomic",
     "SHFL.ADDRESSED": "a global load (LDG, or a generic LD) at an address computed from a "
                       "shuffle's result: a value fetched from where a shuffle points, not "
                       "moved by the shuffle",
@@ -438,8 +441,11 @@ def classes(instr):
         found.add("LDS")
     elif base == "STS":
         found.add("STS")
-    elif base == "ATOMS":
+    elif base in ("ATOMS", "REDAS"):
+        # REDAS: sm_90's asynchronous reduction into (distributed) shared memory.
         found.add("ATOMS")
+    elif base.startswith("SYNCS") or base == "ARRIVES":
+        found.add("MBARRIER")
     elif base in ("REDUX", "CREDUX"):
         found.add("REDUX")
     elif base == "BAR" and "ARV" not in mods:
@@ -466,7 +472,8 @@ def classes(instr):
         found.add("MMA")
     elif base == "STG":
         found.add("STG")
-    elif base in ("ATOMG", "ATOM", "RED", "REDG"):
+    elif base in ("ATOMG", "ATOM", "RED", "REDG", "UBLKRED", "UTMAREDG"):
+        # UBLKRED, UTMAREDG: sm_90's bulk reductions from shared into global memory.
         found.add("ATOMG")
     elif base in ("LDL", "STL"):
         found.add("LOCAL")
@@ -761,8 +768,8 @@ def _addressed(instructions, source, through_branches):
 # atomics, the copies into it (LDGSTS, sm_90's bulk and tensor-memory
 # copies, STSM), and the generic accesses and atomics, whose address may
 # point into it.
-SHARED_REACHING = frozenset(("LDS", "LDSM", "STS", "STSM", "ATOMS", "LDGSTS", "UBLKCP",
-                             "UTMALDG", "LD", "ST", "ATOM", "RED"))
+SHARED_REACHING = frozenset(("LDS", "LDSM", "STS", "STSM", "ATOMS", "REDAS", "LDGSTS",
+                             "UBLKCP", "UTMALDG", "LD", "ST", "ATOM", "RED", "ARRIVES"))
 
 
 def reaches_shared_memory(listings):

@@ -162,15 +162,49 @@ INSTANTIATE_TEST_SUITE_P(Inst, VP, ::testing::Values(1, 2),
                            return info.param == 1 ? std::string("small") : std::string("large");
                          });
 
-// As the harness's listener does (wb::noteTestStart): each test's start in
-// the CUDA error log, so that an error there belongs to one test.
+// As the harness's listener does (wb::noteTestStart, wb::noteTestEnd):
+// each test's start and end in the CUDA error log, so that an error there
+// belongs to one test and a batch stopped later still says how each ended.
+std::string jsonString(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
 class MarkTestStart : public ::testing::EmptyTestEventListener {
   void OnTestStart(const ::testing::TestInfo& test) override {
+    note("test " + std::string(test.test_suite_name()) + "." + test.name());
+  }
+  void OnTestEnd(const ::testing::TestInfo& test) override {
+    const ::testing::TestResult* result = test.result();
+    std::string failures;
+    for (int i = 0; i < result->total_part_count(); ++i) {
+      const ::testing::TestPartResult& part = result->GetTestPartResult(i);
+      if (!part.failed()) continue;
+      failures += (failures.empty() ? "" : ", ") +
+                  jsonString(std::string(part.file_name()) + ":" +
+                             std::to_string(part.line_number()) + ": Failure\n" +
+                             part.message());
+    }
+    note("end {\"test\": " + jsonString(std::string(test.test_suite_name()) + "." +
+                                        test.name()) +
+         ", \"result\": \"" + (result->Failed() ? "failed" : result->Skipped() ? "skipped"
+                                                                          : "passed") +
+         "\", \"failures\": [" + failures + "]}");
+  }
+  static void note(const std::string& line) {
     const char* log = std::getenv("WB_CUDA_ERROR_LOG");
     if (log == nullptr) return;
     FILE* out = std::fopen(log, "a");
     if (out == nullptr) return;
-    std::fprintf(out, "test %s.%s\n", test.test_suite_name(), test.name());
+    std::fprintf(out, "%s\n", line.c_str());
     std::fclose(out);
   }
 };
@@ -539,19 +573,38 @@ class VerdictTest(unittest.TestCase):
             self.assertEqual(again.returncode, 0)
             self.assertIn("[ RUN      ] V.Pass", again.stdout)   # run alone
 
-    def test_a_batch_that_crashes_or_hangs_keeps_nothing_and_passes(self):
+    def test_a_batch_that_crashes_or_hangs_keeps_what_ended_before_and_passes(self):
         with tempfile.TemporaryDirectory() as tmp:
             folder = pathlib.Path(tmp) / "batch"
             folder.mkdir()
-            (folder / "V.Pass.json").write_text("{}")   # an earlier run's: removed
+            (folder / "V.Fail.json").write_text("{}")   # an earlier run's: removed
             run = self.run_batch(folder, ["V.Pass", "V.Crash"])
             self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
-            self.assertEqual(list(folder.iterdir()), [])
+            self.assertEqual(sorted(p.name for p in folder.iterdir()), ["V.Pass.json"])
             started = time.monotonic()
-            run = self.run_batch(folder, ["V.Pass", "V.Sleep"], extra=("--batch-timeout", "1"))
+            run = self.run_batch(folder, ["V.Pass", "V.Fail", "V.Sleep"],
+                                 extra=("--batch-timeout", "1"))
             self.assertLess(time.monotonic() - started, 20)
             self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
-            self.assertEqual(list(folder.iterdir()), [])
+            # The tests that ended before the hang keep what they said; the
+            # one that was running fails, its record joined by a contention
+            # note, as a CTest timeout is (the grader makes a run that
+            # shared the GPU again alone).
+            self.assertIn("batch: 3 of 3 test(s) kept, 2 of them failed", run.stdout)
+            self.assertEqual(sorted(p.name for p in folder.iterdir()),
+                             ["V.Fail.json", "V.Pass.json", "V.Sleep.json"])
+            failed = self.run_from_batch(folder, "V.Fail")
+            self.assertEqual(failed.returncode, 1)
+            self.assertNotIn("[ RUN      ]", failed.stdout)
+            self.assertIn("one is not two", failed.stdout)
+            self.assertIn("stopped later at its time limit", failed.stdout)
+            self.assertFalse((self.records / "wb.V.Fail.contention").exists())
+            hung = self.run_from_batch(folder, "V.Sleep")
+            self.assertEqual(hung.returncode, 1)
+            self.assertNotIn("[ RUN      ]", hung.stdout)
+            self.assertIn("did not finish within 1 s", hung.stdout)
+            self.assertEqual(self.record("wb.V.Sleep")["verdict"], "failed")
+            self.assertTrue((self.records / "wb.V.Sleep.contention").exists())
             pids = [int(w.split("=")[1]) for w in run.stdout.split() if w.startswith(("pid=", "child="))]
             self.assertEqual(wait_gone(pids), [])
 

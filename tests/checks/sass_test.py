@@ -158,11 +158,13 @@ class Facts(unittest.TestCase):
     def test_every_kernel_is_held_to_the_common_facts(self):
         added = method.exercise_facts(["needs SHFL"])
         self.assertEqual([f.text for f in added],
-                         ["needs SHFL", "no GENERIC", "no SHFL.ADDRESSED", "no BAR.RED", "no MMA"])
+                         ["needs SHFL", "no GENERIC", "no SHFL.ADDRESSED", "no BAR.RED", "no MMA",
+                          "no MBARRIER"])
         # A list that bounds the class itself keeps its own bound.
         own = method.exercise_facts(["at most 2 GENERIC: two are fine here"])
         self.assertEqual([f.text for f in own],
-                         ["at most 2 GENERIC", "no SHFL.ADDRESSED", "no BAR.RED", "no MMA"])
+                         ["at most 2 GENERIC", "no SHFL.ADDRESSED", "no BAR.RED", "no MMA",
+                          "no MBARRIER"])
 
     def test_tensor_cores_and_wide_copies_have_classes(self):
         # A warp's values summed by a product with ones (forgery reading
@@ -179,6 +181,16 @@ class Facts(unittest.TestCase):
         narrow = sass.classes(instruction("/*0000*/ LDGSTS.E [R3], desc[UR4][R4.64] ;"))
         self.assertNotIn("LDG.VEC", narrow)
         self.assertIn("LDG.VEC", sass.classes(instruction("/*0000*/ UBLKCP.S.G [UR4], [UR6], UR8 ;")))
+
+    def test_mbarriers_and_asynchronous_reductions_have_classes(self):
+        # A block's sum from an mbarrier's arrival counts (reading
+        # 2026-11-27, reduceSmem__block_sum_by_mbarrier_arrival_counts).
+        for text in ("/*0000*/ SYNCS.EXCH.64 URZ, [UR4], UR6 ;",
+                     "/*0000*/ SYNCS.ARRIVE.TRANS64.ART0 RZ, [R2], R3 ;",
+                     "/*0000*/ SYNCS.ARRIVE.TRANS64.TMASK.ART0 R4, [R2], R5 ;"):
+            self.assertEqual(sass.classes(instruction(text)), {"MBARRIER"}, text)
+        self.assertIn("ATOMS", sass.classes(instruction("/*0000*/ REDAS.ADD [R2], R3 ;")))
+        self.assertIn("ATOMG", sass.classes(instruction("/*0000*/ UBLKRED.G.S.ADD [UR4], [UR6], UR8 ;")))
 
     def test_a_barrier_that_counts_is_its_own_class(self):
         self.assertEqual(sass.classes(instruction("/*0000*/ BAR.RED.POPC RZ, R3, 0x0, P0 ;")),

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <vector>
 
 namespace wb {
 namespace {
@@ -35,11 +36,43 @@ void appendNote(const char* logVariable, const std::string& what) {
   ::close(fd);
 }
 
+// @p text as a JSON string, every control character escaped.
+std::string jsonString(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (u < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", u);
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
 }  // namespace
 
 void noteCudaError(const std::string& what) { appendNote("WB_CUDA_ERROR_LOG", "error " + what); }
 
 void noteTestStart(const std::string& test) { appendNote("WB_CUDA_ERROR_LOG", "test " + test); }
+
+void noteTestEnd(const std::string& test, const char* result,
+                 const std::vector<std::string>& failures) {
+  // One line of JSON: the line's own newlines would split the record.
+  std::string line = "end {\"test\": " + jsonString(test) + ", \"result\": " +
+                     jsonString(result) + ", \"failures\": [";
+  for (std::size_t i = 0; i < failures.size(); ++i) {
+    line += (i ? ", " : "") + jsonString(failures[i]);
+  }
+  appendNote("WB_CUDA_ERROR_LOG", line + "]}");
+}
 
 void noteGpuContention(const std::string& what) {
   noteCudaError(what);

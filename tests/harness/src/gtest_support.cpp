@@ -14,11 +14,28 @@ namespace wb {
 
 namespace {
 
-/// Marks the start of each test in the CUDA error log (noteTestStart), so
-/// that a batch's first failed CUDA call is known to belong to one test.
+/// Marks the start and the end of each test in the CUDA error log
+/// (noteTestStart, noteTestEnd), so that a batch's first failed CUDA call is
+/// known to belong to one test, and a batch killed at its time limit still
+/// says how the tests before it ended.
 class TestStartMarker : public ::testing::EmptyTestEventListener {
   void OnTestStart(const ::testing::TestInfo& test) override {
     noteTestStart(std::string(test.test_suite_name()) + "." + test.name());
+  }
+  void OnTestEnd(const ::testing::TestInfo& test) override {
+    const ::testing::TestResult* result = test.result();
+    std::vector<std::string> failures;
+    for (int i = 0; i < result->total_part_count(); ++i) {
+      const ::testing::TestPartResult& part = result->GetTestPartResult(i);
+      if (!part.failed() || failures.size() >= 5) continue;
+      const std::string file = part.file_name() != nullptr ? part.file_name() : "unknown file";
+      const std::string where = part.line_number() >= 0
+                                    ? file + ":" + std::to_string(part.line_number())
+                                    : file;
+      failures.push_back(where + ": Failure\n" + std::string(part.message()).substr(0, 4000));
+    }
+    const char* said = result->Failed() ? "failed" : result->Skipped() ? "skipped" : "passed";
+    noteTestEnd(std::string(test.test_suite_name()) + "." + test.name(), said, failures);
   }
 };
 

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace wb {
 
@@ -75,6 +76,13 @@ void noteCudaError(const std::string& what);
 /// when it is set: the errors noted after it belong to that test. Called
 /// by the harness's GoogleTest listener as each test starts.
 void noteTestStart(const std::string& test);
+
+/// Appends "end {JSON}" to the same file: @p test ended with @p result
+/// ("passed", "failed" or "skipped") and GoogleTest's @p failures, as
+/// "FILE:LINE: Failure" and the message. A batch killed at its time limit
+/// leaves no report; these lines are what its tests that ended said.
+void noteTestEnd(const std::string& test, const char* result,
+                 const std::vector<std::string>& failures);
 
 /// Nothing for cudaSuccess; noteGpuContention(@p what) when
 /// isGpuContention(@p code); else noteCudaError(@p what).
