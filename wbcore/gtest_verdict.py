@@ -49,7 +49,8 @@ that test run again alone; the ones before it, and its own, stand. A
 batch stopped at its time limit leaves no report: the harness's "end"
 line for each test that ended (wb::noteTestEnd, its result and GoogleTest's
 messages) stands for that test, by the same rule, and the test that was
-running fails (its record joined by a contention note, as a CTest
+running, if it had run for half the batch's time, fails (its record
+joined by a contention note, as a CTest
 timeout is: where another submission's run shared the GPU, the grader
 makes the run again alone), and those after it run again alone. A
 kernel that is wrong, faults or hangs only sometimes (or only after many
@@ -780,8 +781,8 @@ def ended_verdicts(tests, errors_bytes, failures_stand, timeout):
     harness's "end {JSON}" lines (wb::noteTestEnd), each test's result as
     GoogleTest had it when the test ended. A pass is kept; a failure as
     batch_verdicts keeps one; any test with more than one line runs alone.
-    Where the batch was stopped at its time limit (`timeout` not None, not
-    a crash), the test that was running then fails, with the
+    Where the batch was stopped at its time limit while one test had run
+    for at least half of it (`timeout` not None), that test fails, with the
     reason (a kernel that hangs only after many launches in one process
     hangs only in the batch); its record is then joined by a contention
     note (HUNG), as a CTest timeout is, so that a run that shared the GPU
@@ -903,8 +904,17 @@ def run_batch(folder, tests, command, timeout):
             # Killed at its time limit: no report, but the tests that ended
             # before it said how (a kernel that hangs on purpose after a
             # wrong answer keeps that failure).
+            # Only a test that ran for at least half the batch's time is
+            # taken to hang: a batch that ran out of time on a slow GPU, its
+            # last test just begun, runs that test alone. The log's last
+            # write is the running test's start (or a note during it).
+            try:
+                running_for = time.time() - os.stat(errors_log).st_mtime
+            except OSError:
+                running_for = 0.0
+            hung = timed_out and running_for >= timeout / 2
             kept = {} if errors_problem else ended_verdicts(tests, errors_bytes, stand,
-                                                            timeout if timed_out else None)
+                                                            timeout if hung else None)
         modules_bytes, modules_problem = read_plain(modules_log)
         if modules_problem:
             kept = {}

@@ -142,6 +142,8 @@ TEST(V, LeavesProcessBehind) {
   std::fflush(stdout);
 }
 
+TEST(V, SleepsBriefly) { usleep(1600000); }
+
 TEST(V, Sleep) {
   // Ignores SIGTERM, as does a child it forks: only SIGKILL ends them.
   ignoreTerm();
@@ -605,6 +607,12 @@ class VerdictTest(unittest.TestCase):
             self.assertIn("did not finish within 1 s", hung.stdout)
             self.assertEqual(self.record("wb.V.Sleep")["verdict"], "failed")
             self.assertTrue((self.records / "wb.V.Sleep.contention").exists())
+            # A batch that ran out of time with its last test just begun (a
+            # slow GPU) runs that test alone: it is not taken to hang.
+            run = self.run_batch(folder, ["V.SleepsBriefly", "V.Sleep"],
+                                 extra=("--batch-timeout", "2"))
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+            self.assertFalse((folder / "V.Sleep.json").exists(), run.stdout)
             pids = [int(w.split("=")[1]) for w in run.stdout.split() if w.startswith(("pid=", "child="))]
             self.assertEqual(wait_gone(pids), [])
 
