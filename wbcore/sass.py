@@ -161,26 +161,44 @@ def tool_versions():
 
 def _run(argv, cwd, read_only, writable, unconfined):
     """One tool run, in the sandbox where it starts, under the limits."""
+    return _finish(*_start(argv, cwd, read_only, writable, unconfined))
+
+
+def _start(argv, cwd, read_only, writable, unconfined):
+    """(process, argv) of a tool started in the sandbox where it starts,
+    under the limits (_finish reads it): several run at once this way, with
+    no thread (a preexec_fn is not safe beside threads)."""
     try:
         argv = sandbox.command(argv, read_only=read_only, writable=writable, cwd=cwd,
                                unconfined=unconfined)
     except sandbox.Unavailable:
         pass  # no sandbox here (a student's machine without bubblewrap)
     try:
-        done = subprocess.run(argv, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True,
-                              text=True, errors="replace", timeout=TIMEOUT_SECONDS,
-                              preexec_fn=sandbox.limits(cpu_seconds=TIMEOUT_SECONDS,
-                                                        memory_mb=MEMORY_MB, file_mb=FILE_MB))
-    except subprocess.TimeoutExpired:
-        raise DisassemblyError(f"{pathlib.Path(argv[-1]).name}: the disassembler did not "
-                               f"finish within {TIMEOUT_SECONDS} s") from None
+        proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, errors="replace",
+                                preexec_fn=sandbox.limits(cpu_seconds=TIMEOUT_SECONDS,
+                                                          memory_mb=MEMORY_MB,
+                                                          file_mb=FILE_MB))
     except OSError as err:
         raise DisassemblyError(f"{argv[0]} could not run: {err}") from None
-    if done.returncode != 0:
-        said = (done.stderr or done.stdout).strip().splitlines()
-        raise DisassemblyError(f"{pathlib.Path(argv[-1]).name}: exit {done.returncode}"
+    return proc, argv
+
+
+def _finish(proc, argv):
+    """The output of a tool _start started; DisassemblyError when it failed
+    or ran past TIMEOUT_SECONDS (then it is killed)."""
+    try:
+        out, err = proc.communicate(timeout=TIMEOUT_SECONDS)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise DisassemblyError(f"{pathlib.Path(argv[-1]).name}: the disassembler did not "
+                               f"finish within {TIMEOUT_SECONDS} s") from None
+    if proc.returncode != 0:
+        said = (err or out).strip().splitlines()
+        raise DisassemblyError(f"{pathlib.Path(argv[-1]).name}: exit {proc.returncode}"
                                + (f": {said[-1]}" if said else ""))
-    return done.stdout
+    return out
 
 
 class Listing(tuple):
@@ -256,12 +274,26 @@ def disassemble(module, tools=None, unconfined=False):
             _run([str(pathlib.Path(tools["cuobjdump"]).resolve()), "-xelf", "all", str(module)],
                  work, [module, *tool_folders], [work], unconfined)
             cubins = sorted(work.glob("*.cubin"))
-        for cubin in cubins:
+        # Each cubin's listing and ELF dump are independent runs: they are
+        # all started at once (each a process of its own, in its own
+        # sandbox), which saves most of a check's wait on the disassemblers.
+        started = []
+        try:
+            for cubin in cubins:
+                readable = [cubin, *tool_folders]
+                started.append(_start([str(pathlib.Path(tools["nvdisasm"]).resolve()), "-gi",
+                                       "-c", str(cubin)], work, readable, [work], unconfined))
+                started.append(_start([str(pathlib.Path(tools["cuobjdump"]).resolve()), "-elf",
+                                       str(cubin)], work, readable, [work], unconfined))
+            outputs = [_finish(proc, argv) for proc, argv in started]
+        finally:
+            for proc, _ in started:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+        for i, cubin in enumerate(cubins):
             m = re.search(r"\.(sm_[0-9]+[af]?)\.cubin$", cubin.name)
-            text = _run([str(pathlib.Path(tools["nvdisasm"]).resolve()), "-gi", "-c",
-                         str(cubin)], work, [cubin, *tool_folders], [work], unconfined)
-            elf = _run([str(pathlib.Path(tools["cuobjdump"]).resolve()), "-elf", str(cubin)],
-                       work, [cubin, *tool_folders], [work], unconfined)
+            text, elf = outputs[2 * i], outputs[2 * i + 1]
             listings.append(Listing(m.group(1) if m else "", text, scalar_parameters(elf)))
     return listings
 
