@@ -776,7 +776,7 @@ def failures_standing(errors_bytes, contention):
 
 
 def ended_verdicts(tests, errors_bytes, failures_stand, timeout):
-    """batch_verdicts' {test: (verdict, reason, failures)} for a batch that
+    """(kept, hung): batch_verdicts' {test: (verdict, reason, failures)} for a batch that
     left no report (stopped at its time limit, `timeout` seconds): from the
     harness's "end {JSON}" lines (wb::noteTestEnd), each test's result as
     GoogleTest had it when the test ended. A pass is kept; a failure as
@@ -784,9 +784,9 @@ def ended_verdicts(tests, errors_bytes, failures_stand, timeout):
     Where the batch was stopped at its time limit while one test had run
     for at least half of it (`timeout` not None), that test fails, with the
     reason (a kernel that hangs only after many launches in one process
-    hangs only in the batch); its record is then joined by a contention
-    note (HUNG), as a CTest timeout is, so that a run that shared the GPU
-    with another submission's is made again alone."""
+    hangs only in the batch), and is `hung` (else None): its record is then
+    joined by a contention note, as a CTest timeout is, so that a run that
+    shared the GPU with another submission's is made again alone."""
     ended, started = {}, []
     for line in (errors_bytes or b"").decode("utf-8", "replace").splitlines():
         if line.startswith("test "):
@@ -815,19 +815,15 @@ def ended_verdicts(tests, errors_bytes, failures_stand, timeout):
                                     "exercise's run of all its tests, stopped later at its "
                                     "time limit)", [f[:KEPT_FAILURE_CHARS] for f in failures])
     running = started[-1] if started and started[-1] not in ended else None
-    if (timeout is not None and running in tests and running not in kept
-            and (failures_stand is None or running in failures_stand)):
-        kept[running] = ("failed", f"the exercise's run of all its tests stopped at its time "
-                                   f"limit of {timeout:g} s while this test ran",
-                         [f"{HUNG}: the exercise's tests, run together in one process, did "
-                          f"not finish within {timeout:g} s; this test was running (a kernel "
-                          "that never returns, or one far slower than its reference)"])
-    return kept
-
-
-# The first words of the message a test gets when its exercise's batch
-# stopped at its time limit while it ran (ended_verdicts).
-HUNG = "did not return"
+    if (timeout is None or running not in tests or running in kept
+            or not (failures_stand is None or running in failures_stand)):
+        return kept, None
+    kept[running] = ("failed", f"the exercise's run of all its tests stopped at its time "
+                               f"limit of {timeout:g} s while this test ran",
+                     [f"the exercise's tests, run together in one process, did not finish "
+                      f"within {timeout:g} s; this test was running (a kernel that never "
+                      "returns, or one far slower than its reference)"])
+    return kept, running
 
 
 def failure_messages(failures):
@@ -897,6 +893,7 @@ def run_batch(folder, tests, command, timeout):
         stand = failures_standing(errors_bytes, os.path.lexists(contention_log))
         if errors_problem:
             stand = set()
+        hung = None
         if how == "exit":
             kept = batch_verdicts(tests, how, code, report_bytes, report_problem,
                                   failures_stand=stand)
@@ -912,9 +909,9 @@ def run_batch(folder, tests, command, timeout):
                 running_for = time.time() - os.stat(errors_log).st_mtime
             except OSError:
                 running_for = 0.0
-            hung = timed_out and running_for >= timeout / 2
-            kept = {} if errors_problem else ended_verdicts(tests, errors_bytes, stand,
-                                                            timeout if hung else None)
+            limit = timeout if timed_out and running_for >= timeout / 2 else None
+            kept, hung = ({}, None) if errors_problem else ended_verdicts(
+                tests, errors_bytes, stand, limit)
         modules_bytes, modules_problem = read_plain(modules_log)
         if modules_problem:
             kept = {}
@@ -923,7 +920,7 @@ def run_batch(folder, tests, command, timeout):
         inputs = batch_inputs(command, modules)
         for test, (verdict, reason, failures) in kept.items():
             doc = {"test": test, "verdict": verdict, "reason": reason, "failures": failures,
-                   "modules": modules, **inputs}
+                   "hung": test == hung, "modules": modules, **inputs}
             write_json(folder, test, ".json", doc)
         failed = sum(verdict == "failed" for verdict, _, _ in kept.values())
         verdict_line(child, f"batch: {len(kept)} of {len(tests)} test(s) kept, {failed} of "
@@ -955,10 +952,11 @@ def read_json(folder, name):
 
 
 def kept_verdict(folder, test, command):
-    """(verdict, reason, modules, failures) the batch run in `folder` kept
-    for `test` ("passed" or "failed"; failures: GoogleTest's messages), or
-    None: no file, or one whose inputs (executable, modules, seed) have
-    changed since."""
+    """(verdict, reason, modules, failures, hung) the batch run in `folder`
+    kept for `test` ("passed" or "failed"; failures: GoogleTest's messages;
+    hung: the batch stopped at its time limit while the test ran), or None:
+    no file, or one whose inputs (executable, modules, seed) have changed
+    since."""
     doc = read_json(folder, test)
     if doc is None:
         return None
@@ -971,7 +969,8 @@ def kept_verdict(folder, test, command):
             return None
         if batch_inputs(command, modules) != {"files": doc["files"], "env": doc["env"]}:
             return None
-        return doc["verdict"], str(doc["reason"]), modules, failures
+        return (doc["verdict"], str(doc["reason"]), modules, failures,
+                doc.get("hung") is True)
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
 
@@ -1016,14 +1015,14 @@ def main(argv):
 
     kept = kept_verdict(batch["from"], test, command) if batch["from"] else None
     if kept is not None:
-        verdict, reason, modules, failures = kept
+        verdict, reason, modules, failures, hung = kept
         if failures:
             emit(1, ("".join(f"{text}\n\n" for text in failures)).encode("utf-8", "replace"))
         records = os.environ.get("WB_TEST_RECORDS")
         if records and name is not None and os.path.isdir(records):
             try:
                 write_record(records, name, verdict, reason, sorted(set(modules) | set(links)))
-                if verdict == "failed" and failures and failures[0].startswith(HUNG + ":"):
+                if hung:
                     # As a CTest timeout: another submission's kernels on
                     # the GPU may have slowed the batch (grader/build.py).
                     write_gpu_contention(records, name, [reason])
