@@ -32,10 +32,19 @@ options:
   --forgeries-alone LIST  forgeries: only these submissions are graded alone
                     as well (file stems, starter, solutions; each costs a
                     whole uncached suite)
+  --forgeries-gpu-only  forgeries: only those the GPU checks bear on (expectations
+                    zero, below, same-as; the refused ones never run, and CI
+                    grades them)
+  --forgery-gpus N  forgeries: split them over the first N GPUs, one grading
+                    of a group each (CUDA_VISIBLE_DEVICES), each with its own
+                    pristine starter and solutions; only group 0 grades
+                    --forgeries-alone (logs forgeries-I.log, results
+                    forgeries-I/)
   --forgeries-out DIR  forgeries: keep the submissions, both batches and the
-                    result cache in DIR, so that a run stopped part way (the
-                    14 GPU forgeries took about 2,900 s on one H100) resumes
-                    where it stopped when run again with the same DIR
+                    result cache in DIR (DIR/I with --forgery-gpus), so that
+                    a run stopped part way (the 14 GPU forgeries took about
+                    2,900 s on one H100) resumes where it stopped when run
+                    again with the same DIR
   --book DIR        book: the book's code repository (examples/, solutions/)
   --class-size N    democlass: made-up students (30)
   --time-limit S    democlass: stop grading after S seconds (resume later)
@@ -91,6 +100,8 @@ FORGERIES=""
 FORGERY_JOBS=1
 FORGERIES_ALONE=""
 FORGERIES_OUT=""
+FORGERIES_GPU=""
+FORGERY_GPUS=1
 BOOK=""
 ARCH=""
 CLASS_SIZE=30
@@ -108,6 +119,8 @@ while [ $# -gt 0 ]; do
     --forgery-jobs) FORGERY_JOBS=${2:?--forgery-jobs needs a number}; shift 2 ;;
     --forgeries-alone) FORGERIES_ALONE=${2:?--forgeries-alone needs a list}; shift 2 ;;
     --forgeries-out) FORGERIES_OUT=${2:?--forgeries-out needs a folder}; shift 2 ;;
+    --forgeries-gpu-only) FORGERIES_GPU=1; shift ;;
+    --forgery-gpus) FORGERY_GPUS=${2:?--forgery-gpus needs a number}; shift 2 ;;
     --book) BOOK=${2:?--book needs a folder}; shift 2 ;;
     --arch) ARCH=${2:?--arch needs a list}; shift 2 ;;
     --class-size) CLASS_SIZE=${2:?--class-size needs a number}; shift 2 ;;
@@ -247,12 +260,37 @@ if wants forgeries; then
   t=$(date +%s)
   only=()
   [ -n "$FORGERIES" ] && only=(--only "$FORGERIES")
-  [ -n "$FORGERIES_ALONE" ] && only+=(--alone "$FORGERIES_ALONE")
-  [ -n "$FORGERIES_OUT" ] && only+=(--out "$FORGERIES_OUT")
-  python3 "$ROOT/grader/tests/grade_forgeries.py" --gpu --work "$BUILD/forgeries-work" \
-    --keep "$LOG/forgeries" "${only[@]}" "--grade-arg=--jobs=$FORGERY_JOBS" \
-    "${grading_options[@]}" >"$LOG/forgeries.log" 2>&1
-  note "forgeries: exit $? in $(( $(date +%s) - t )) s"
+  [ -n "$FORGERIES_GPU" ] && only+=(--needs-gpu)
+  if [ "$FORGERY_GPUS" -le 1 ]; then
+    [ -n "$FORGERIES_ALONE" ] && only+=(--alone "$FORGERIES_ALONE")
+    [ -n "$FORGERIES_OUT" ] && only+=(--out "$FORGERIES_OUT")
+    python3 "$ROOT/grader/tests/grade_forgeries.py" --gpu --work "$BUILD/forgeries-work" \
+      --keep "$LOG/forgeries" "${only[@]}" "--grade-arg=--jobs=$FORGERY_JOBS" \
+      "${grading_options[@]}" >"$LOG/forgeries.log" 2>&1
+    note "forgeries: exit $? in $(( $(date +%s) - t )) s"
+  else
+    # One grading per GPU, each pinned to its GPU: a group's timed checks
+    # hold its GPU alone, as one grading holds the one GPU.
+    pids=()
+    for ((g = 0; g < FORGERY_GPUS; g++)); do
+      group=("${only[@]}" --group "$g/$FORGERY_GPUS")
+      if [ "$g" -eq 0 ]; then
+        [ -n "$FORGERIES_ALONE" ] && group+=(--alone "$FORGERIES_ALONE")
+      else
+        group+=(--alone none)
+      fi
+      [ -n "$FORGERIES_OUT" ] && group+=(--out "$FORGERIES_OUT/$g")
+      CUDA_VISIBLE_DEVICES=$g python3 "$ROOT/grader/tests/grade_forgeries.py" --gpu \
+        --work "$BUILD/forgeries-work-$g" --keep "$LOG/forgeries-$g" "${group[@]}" \
+        "--grade-arg=--jobs=$FORGERY_JOBS" "${grading_options[@]}" \
+        >"$LOG/forgeries-$g.log" 2>&1 &
+      pids+=($!)
+    done
+    for ((g = 0; g < FORGERY_GPUS; g++)); do
+      wait "${pids[$g]}"
+      note "forgeries group $g of $FORGERY_GPUS (GPU $g): exit $? in $(( $(date +%s) - t )) s"
+    done
+  fi
 fi
 if wants book; then
   t=$(date +%s)
@@ -327,7 +365,9 @@ fi
   [ -f "$LOG/perf.log" ] && grep -hoE "[A-Za-z_]+ [0-9.]+ ms / [A-Za-z_]+ [0-9.]+ ms = .*" "$LOG/perf.log"
   [ -f "$LOG/perf.log" ] && grep -hE "^[0-9]+: (transpose|best|copy|reduce)[^|]*GB/s" "$LOG/perf.log" | head -20
   cat "$LOG/perf-repeat.log" 2>/dev/null
-  [ -f "$LOG/forgeries.log" ] && grep -E "^(FAIL|forgeries|1-|9-)" "$LOG/forgeries.log" | tail -40
+  for f in "$LOG"/forgeries.log "$LOG"/forgeries-[0-9]*.log; do
+    [ -f "$f" ] && grep -E "^(FAIL|forgeries|1-|9-)" "$f" | tail -40
+  done
   cat "$LOG"/book-*.log 2>/dev/null
   [ -f "$LOG/democlass.log" ] && grep -E "^\[[0-9]+/[0-9]+\]|^graded|class report|similarity" \
     "$LOG/democlass.log" | tail -40

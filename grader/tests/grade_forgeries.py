@@ -62,6 +62,67 @@ def forgeries():
     return found
 
 
+# The expectations that say more where the GPU checks ran: "zero" and
+# "below" are judged only there, and "same-as" compares scores that the GPU
+# checks are part of. "refused" and "limit" forgeries never run: the CPU
+# says all there is.
+GPU_EXPECTATIONS = ("zero", "below", "same-as")
+
+
+BASE_COST = {"starter": 1, "solutions": 3}
+
+
+def referents(forgery):
+    """The stems of the other forgeries this one's expectations or second
+    file name: they must be graded in the same run."""
+    named = {forgery["also"]} if "also" in forgery else set()
+    for clause in forgery["expect"].split(" and "):
+        kind, _, what = clause.strip().partition(" ")
+        if kind in ("same-as", "below") and what and what != "base":
+            named.add(what)
+    return named
+
+
+def needs_gpu(found):
+    """The forgeries whose expectations the GPU checks bear on, with the
+    forgeries they name."""
+    by_stem = {f["stem"]: f for f in found}
+    wanted = {f["stem"] for f in found
+              if any(c.strip().split(" ")[0] in GPU_EXPECTATIONS for c in f["expect"].split(" and "))}
+    todo = list(wanted)
+    while todo:
+        for stem in referents(by_stem[todo.pop()]) - wanted:
+            wanted.add(stem)
+            todo.append(stem)
+    return [f for f in found if f["stem"] in wanted]
+
+
+def group(found, index, count):
+    """Group `index` of `count` (0-based) of the forgeries: those that name
+    each other stay together; the sets, costliest first, each go to the
+    group that costs least so far. Each group is
+    graded on a GPU of its own (tests/gpu-suite.sh --forgery-gpus)."""
+    by_stem = {f["stem"]: f for f in found}
+    # What a forgery costs to grade, roughly: one on the starter reuses the
+    # starter's results but for its own file's, whose TODO kernels fail at
+    # once; one on the solutions runs its section's batches and timed tests.
+    cost = {s: (BASE_COST.get(f["base"], 1)) for s, f in by_stem.items()}
+    linked = {s: {s} for s in by_stem}
+    for f in found:
+        for other in referents(f) & set(by_stem):
+            merged = linked[f["stem"]] | linked[other]
+            for s in merged:
+                linked[s] = merged
+    def weight(members):
+        return sum(cost[s] for s in members)
+    sets = sorted({frozenset(v) for v in linked.values()}, key=lambda s: (-weight(s), sorted(s)))
+    groups = [[] for _ in range(count)]
+    for members in sets:
+        min(groups, key=lambda g: (weight(g), len(g))).extend(sorted(members))
+    chosen = set(groups[index])
+    return [f for f in found if f["stem"] in chosen]
+
+
 def submission_name(forgery):
     return f"1-{forgery['stem']}"
 
@@ -237,8 +298,14 @@ def main():
     ap.add_argument("--only", help="grade only these forgeries (comma-separated file stems; "
                                    "the pristine starter and solutions are always graded)")
     ap.add_argument("--alone", help="grade only these submissions alone (comma-separated: "
-                                    "file stems, starter, solutions; default all): each costs "
-                                    "a whole uncached suite on a GPU")
+                                    "file stems, starter, solutions; default all; 'none': "
+                                    "none): each costs a whole uncached suite on a GPU")
+    ap.add_argument("--needs-gpu", action="store_true",
+                    help="grade only the forgeries whose expectations the GPU checks bear "
+                         "on (zero, below, same-as) and those they name")
+    ap.add_argument("--group", metavar="I/N",
+                    help="grade only group I of N (0-based; forgeries that name each other "
+                         "stay in one group), e.g. one group per GPU")
     ap.add_argument("--out", type=pathlib.Path,
                     help="work in this folder (submissions and both batches' outputs) and keep "
                          "it, instead of a temporary one; run again with the same --out to "
@@ -253,6 +320,13 @@ def main():
         if unknown:
             ap.error(f"no forgery called {', '.join(sorted(unknown))}")
         found = [f for f in found if f["stem"] in wanted]
+    if args.needs_gpu:
+        found = needs_gpu(found)
+    if args.group:
+        m = re.fullmatch(r"(\d+)/(\d+)", args.group)
+        if not m or int(m.group(1)) >= int(m.group(2)):
+            ap.error(f"--group {args.group}: expected I/N with 0 <= I < N, e.g. 0/2")
+        found = group(found, int(m.group(1)), int(m.group(2)))
     check = Checker()
     resuming = args.out is not None and (args.out / "submissions").is_dir()
     tmp = args.out or pathlib.Path(tempfile.mkdtemp(prefix="wb-forgeries-"))
@@ -274,8 +348,9 @@ def main():
                 if not (alone_submissions / name).exists():
                     shutil.copytree(submissions / name, alone_submissions / name)
             submissions = alone_submissions
-        status, _ = grade(submissions, alone_out, args, "--no-cache", *args.grade_arg)
-        check.expect(status == 0, f"grading alone exited {status}")
+        if alone_names:
+            status, _ = grade(submissions, alone_out, args, "--no-cache", *args.grade_arg)
+            check.expect(status == 0, f"grading alone exited {status}")
         cached, alone = load(cached_out, names), load(alone_out, alone_names)
         gpu_used = any(d and not d["extra_data"]["gpu_missing"] for d in cached.values())
         for f in found:

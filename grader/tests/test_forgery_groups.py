@@ -1,0 +1,64 @@
+"""How grade_forgeries.py picks and splits the forgeries: the ones the GPU
+checks bear on, and one group per GPU where forgeries that name each other
+stay together."""
+import pathlib
+import sys
+import unittest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import grade_forgeries as gf  # noqa: E402
+
+
+def forgery(stem, expect, base="solutions", also=None):
+    f = {"stem": stem, "expect": expect, "base": base}
+    if also:
+        f["also"] = also
+    return f
+
+
+SAMPLE = [
+    forgery("a__refused", "refused open"),
+    forgery("b__limit", "limit"),
+    forgery("c__zero", "zero method"),
+    forgery("d__below_c", "below c__zero"),
+    forgery("e__same_as_base", "same-as base", base="starter"),
+    forgery("f__below_base", "below base"),
+    forgery("g__same_as_d", "same-as d__below_c"),
+    forgery("h__refused_with_c", "refused x", also="c__zero"),
+    forgery("i__zero", "zero correctness", base="starter"),
+]
+
+
+class ForgeryGroups(unittest.TestCase):
+    def test_refused_and_limit_alone_need_no_gpu(self):
+        stems = [f["stem"] for f in gf.needs_gpu(SAMPLE)]
+        self.assertNotIn("a__refused", stems)
+        self.assertNotIn("b__limit", stems)
+        self.assertEqual(stems, ["c__zero", "d__below_c", "e__same_as_base", "f__below_base",
+                                 "g__same_as_d", "i__zero"])
+
+    def test_a_gpu_forgery_brings_what_it_names(self):
+        picked = gf.needs_gpu([forgery("x__refused", "refused y"),
+                               forgery("z__below_x", "below x__refused")])
+        self.assertEqual([f["stem"] for f in picked], ["x__refused", "z__below_x"])
+
+    def test_groups_cover_every_forgery_once_and_keep_links_together(self):
+        for count in (1, 2, 3, 4, 9):
+            groups = [[f["stem"] for f in gf.group(SAMPLE, i, count)] for i in range(count)]
+            every = sorted(s for g in groups for s in g)
+            self.assertEqual(every, sorted(f["stem"] for f in SAMPLE), count)
+            linked = {"c__zero", "d__below_c", "g__same_as_d", "h__refused_with_c"}
+            holding = [g for g in groups if linked & set(g)]
+            self.assertEqual(len(holding), 1, f"{count} groups: {groups}")
+            self.assertTrue(linked <= set(holding[0]))
+
+    def test_groups_balance_their_cost(self):
+        found = [forgery(f"s{i}", "below base") for i in range(4)] + \
+                [forgery(f"t{i}", "same-as base", base="starter") for i in range(6)]
+        groups = [gf.group(found, i, 2) for i in range(2)]
+        costs = [sum(gf.BASE_COST[f["base"]] for f in g) for g in groups]
+        self.assertLessEqual(abs(costs[0] - costs[1]), gf.BASE_COST["solutions"])
+
+
+if __name__ == "__main__":
+    unittest.main()
