@@ -18,8 +18,9 @@
 # Batches: with WB_BATCH_GPU_TESTS, a section whose kernels have profile or
 # method-counter tests also gets `<impl>.<section>.profile.batch` (label
 # `batch`, left out of every listing), a fixture run before them that
-# profiles all those kernels in one Nsight Compute process (and the
-# reference kernels in one more, whose values stay in
+# profiles all those kernels in one Nsight Compute process (the kernels
+# whose shuffles are counted, on the source page, in one more; the
+# reference kernels in a third, whose values stay in
 # WB_REFERENCE_BATCHES<section>/ for later runs while the runner and the
 # reference modules are unchanged) and keeps each right kernel's values in
 # WB_BATCHES<section>/; each test reads its kernel's values there while the
@@ -139,10 +140,7 @@ foreach(index RANGE ${last})
       list(APPEND expect --max-shuffles-per-warp ${max_shuffles})
     endif()
     set(test "${WB_IMPL}.${section}.method_counters.${id}")
-    set(from_batch "")
-    if(NOT min_active STREQUAL "" OR NOT min_efficiency STREQUAL "")
-      wb_profile_batch(from_batch "${test}")
-    endif()
+    wb_profile_batch(from_batch "${test}")
     add_test("${test}" "${WB_PYTHON}" "${WB_CHECKS}/profile_check.py" --runner "${WB_RUNNER}"
              --kernel "${section}/${id}" --name "${name}" ${expect}
              --reference-modules "${WB_REFERENCE_MODULES}" ${from_batch})

@@ -90,6 +90,37 @@ def sass_command(ncu, runner, kernel, function_name, log_file=None):
     return cmd + [runner, kernel]
 
 
+def batch_sass_command(ncu, runner, kernel_ids, function_names, status_file, log_file):
+    """The ncu command line that prints, in one process, the SASS view of
+    the source page of every launch of the functions named (without their
+    namespaces) by `runner --status FILE ID...`, which launches several
+    kernels, each after a launch of the marker kernel (the first of
+    function_names): one table per launch, each after a "Kernel Name" row
+    (tables_by_launch)."""
+    names = "|".join(re.escape(n) for n in dict.fromkeys(function_names))
+    return [ncu, "--section", SECTION, "--page", "source", "--print-source", "sass", "--csv",
+            "-k", f"regex:(^|::)({names})$", "--log-file", log_file,
+            runner, "--status", status_file, *kernel_ids]
+
+
+KERNEL_NAME = "Kernel Name"
+
+
+def tables_by_launch(text):
+    """[(the launched function's name as ncu prints it, the text of its
+    table)] of a source page that holds several launches, in launch order:
+    ncu begins each launch's table with a row "Kernel Name","<name>". Rows
+    before the first such row are left out."""
+    launches = []
+    for line in text.splitlines():
+        if line.startswith(f'"{KERNEL_NAME}",'):
+            row = next(csv.reader([line]), [])
+            launches.append((row[1] if len(row) > 1 else "", []))
+        elif launches and line.startswith('"'):
+            launches[-1][1].append(line)
+    return [(name, "\n".join(lines)) for name, lines in launches]
+
+
 EXECUTED = "Instructions Executed"
 THREADS_EXECUTED = "Thread Instructions Executed"
 

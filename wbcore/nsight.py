@@ -260,6 +260,51 @@ def executed_shuffles(runner, kernel, qualified_name, min_per_warp, timeout=180,
     return shuffle_counter(executions, min_per_warp, max_per_warp)
 
 
+def shuffles_batch(runner, kernels, modules=None, timeout=300):
+    """executed_shuffles' counts for several kernels in one ncu process
+    (`wb_run --status FILE ID...`, the SASS view of the source page):
+    {id: ncu_source.Executions} for each of `kernels` ([(id, qualified
+    name)]) that the runner found right, from the first launch of its
+    function after the marker launch before it, read from ncu's report file
+    alone. Raises like executed_shuffles when ncu cannot run; a kernel that
+    is wrong, failed or was not reached is left out, and where the markers
+    do not match the kernels reached nothing is known ({})."""
+    from wbcore import ncu_source
+    with private_folder("wb-ncu-sass-batch-") as folder:
+        log = os.path.join(folder, "ncu-sass.log")
+        status = os.path.join(folder, "status.txt")
+        names = [LAUNCH_MARKER] + [q.split("::")[-1] for _, q in kernels]
+        cmd = ncu_source.batch_sass_command(find_tool("ncu"), runner, [k for k, _ in kernels],
+                                            names, status, log)
+        env = dict(os.environ, WB_MODULES=modules) if modules else None
+        proc, report = _run_ncu(cmd, timeout, "ncu's SASS page", log, env)
+        right = run_status(status)
+    said = _diagnostics(proc, report)
+    _raise_if_unavailable(proc, report, said)
+    segments, current = [], None
+    for name, table in ncu_source.tables_by_launch(report):
+        if _shown_name(name) == LAUNCH_MARKER:
+            current = []
+            segments.append(current)
+        elif current is not None:
+            current.append((name, table))
+    if len(segments) != len(right):
+        return {}
+    found = {}
+    for (kernel, qualified_name), launches in zip(kernels, segments):
+        if right.get(kernel) != "ok":
+            continue
+        wanted = qualified_name.split("::")[-1]
+        table = next((t for name, t in launches if _shown_name(name) == wanted), None)
+        if table is None:
+            continue
+        try:
+            found[kernel] = ncu_source.executed_by_opcode(table)
+        except ncu_source.SourcePageError:
+            continue
+    return found
+
+
 class ToolUnavailable(RuntimeError):
     pass
 

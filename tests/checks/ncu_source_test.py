@@ -153,6 +153,31 @@ METRIC_NAMES = ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
                 "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"]
 
 
+class SeveralLaunches(unittest.TestCase):
+    """The SASS view of the source page for the launches of several kernels
+    in one process (a section's batch), as an H200 printed it: a marker
+    launch before each kernel's, the first kernel launched twice."""
+
+    def test_each_launch_is_a_table_of_its_own(self):
+        launches = ncu_source.tables_by_launch(text("h200_shuffle_batch_sass_view.txt"))
+        self.assertEqual([nsight._shown_name(name) for name, _ in launches], [
+            "wbRunnerKernelBoundary", "shflUp", "shflUp", "wbRunnerKernelBoundary", "shflXor",
+            "wbRunnerKernelBoundary", "reduceShfl"])
+        counts = {}
+        for name, table in launches:
+            found = ncu_source.executed_by_opcode(table)
+            counts.setdefault(nsight._shown_name(name), (found.warps, found.by_warp.get("SHFL"),
+                                                        found.by_lane.get("SHFL")))
+        self.assertEqual(counts["shflUp"], (8.0, 8.0, 256.0))
+        self.assertEqual(counts["shflXor"], (8.0, 8.0, 256.0))
+        # 16 warps of five steps each, and one warp of each of the 4 blocks five
+        # more for its block's sums.
+        self.assertEqual(counts["reduceShfl"], (16.0, 100.0, 3200.0))
+
+    def test_rows_before_the_first_launch_are_left_out(self):
+        self.assertEqual(ncu_source.tables_by_launch('"Address","Source"\n"0x0","EXIT"\n'), [])
+
+
 def raw_page(load_wavefronts, extra_columns=()):
     """ncu's raw page (--csv --page raw) for one launch of setRowReadCol
     whose 32 load requests took `load_wavefronts` wavefronts; extra_columns

@@ -32,14 +32,16 @@ stays in the runner's output, which is read only for the harness's verdict
 A section's batch (--batch DIR --section S, a CTest fixture run before the
 section's profile and method tests) profiles every kernel of the section
 that these counters grade in one ncu process, and the reference kernels in
-one more, and keeps in DIR the values of each kernel the runner found
-right. A check given --from-batch DIR reads them instead of running ncu,
+one more, counts the shuffles of the kernels whose shuffles are graded in
+a third (the SASS view of the source page, one table per launch), and
+keeps in DIR the values of each kernel the runner found right. A check given --from-batch DIR reads them instead of running ncu,
 while the runner and both modules of the kernel's exercise are unchanged;
 anything else (a wrong kernel, a failed batch) is measured alone as before.
 One ncu process per section instead of two per check: each costs seconds of
 start-up, and these checks run one at a time.
 """
 import argparse
+import dataclasses
 import os
 import subprocess
 import sys
@@ -225,10 +227,15 @@ def check_method(args):
                                        args.min_global_load_efficiency)
         said += work_lines(args, run, lanes=args.min_active_threads is not None)
     if args.min_shuffles_per_warp is not None:
+        kept = kept_shuffles(args)
         try:
-            said += nsight.executed_shuffles(args.runner, args.kernel, args.name,
-                                             args.min_shuffles_per_warp,
-                                             max_per_warp=args.max_shuffles_per_warp)
+            if kept is not None:
+                said += nsight.shuffle_counter(kept, args.min_shuffles_per_warp,
+                                               args.max_shuffles_per_warp)
+            else:
+                said += nsight.executed_shuffles(args.runner, args.kernel, args.name,
+                                                 args.min_shuffles_per_warp,
+                                                 max_per_warp=args.max_shuffles_per_warp)
         except nsight.ToolUnavailable as err:
             print(f"skipped: {err}")
             return nsight.SKIP
@@ -326,12 +333,18 @@ def _left(deadline):
     return left
 
 
+def counts_shuffles(kernel):
+    """Whether a check here counts the kernel's shuffles (on the SASS view
+    of the source page, not the raw page)."""
+    return kernel.get("minShufflesPerWarp") is not None
+
+
 def _run_batch(args, deadline, listing):
     folder = args.batch
     chosen, metrics = [], {}
     for k in listing:
         wanted = graded_metrics(k, bool(args.reference_modules))
-        if k.get("section") == args.section and wanted:
+        if k.get("section") == args.section and (wanted or counts_shuffles(k)):
             chosen.append(k)
             metrics.update(wanted)
     if not chosen:
@@ -347,12 +360,19 @@ def _run_batch(args, deadline, listing):
         print(f"batch: none of the {listed} kernel(s) is right on a plain run; each check "
               f"measures its kernel alone")
         return 0
-    kernels = [(f"{k['section']}/{k['id']}", k["name"]) for k in chosen]
+    raw = [k for k in chosen if graded_metrics(k, False)]
+    kernels = [(f"{k['section']}/{k['id']}", k["name"]) for k in raw]
+    counted = [(f"{k['section']}/{k['id']}", k["name"]) for k in chosen if counts_shuffles(k)]
+    values, reference, shuffles = {}, {}, {}
     try:
-        values = nsight.profile_batch(args.runner, kernels, metrics, timeout=_left(deadline))
-        reference = {}
-        if args.reference_modules:
-            reference = reference_work(args, chosen, kernels, deadline)
+        if kernels:
+            values = nsight.profile_batch(args.runner, kernels, metrics, timeout=_left(deadline))
+            if args.reference_modules:
+                reference = reference_work(args, raw, kernels, deadline)
+        if counted:
+            # One more ncu process, on the SASS view of the source page: a
+            # check of its own costs one ncu start-up per kernel.
+            shuffles = nsight.shuffles_batch(args.runner, counted, timeout=_left(deadline))
     except (nsight.ToolUnavailable, RuntimeError) as err:
         print(f"batch: {str(err).splitlines()[0] if str(err) else err}; every check "
               f"measures its kernel alone")
@@ -360,11 +380,14 @@ def _run_batch(args, deadline, listing):
     kept = 0
     for k in chosen:
         kernel = f"{k['section']}/{k['id']}"
-        if kernel not in values or (args.reference_modules and kernel not in reference):
-            continue
         exercise = f"{k['section']}/{k['exercise']}"
-        doc = {"kernel": kernel, "exercise": exercise, "values": values[kernel],
-               "reference": reference.get(kernel), "inputs": kernel_inputs(args, exercise)}
+        doc = {"kernel": kernel, "exercise": exercise, "inputs": kernel_inputs(args, exercise)}
+        if kernel in values and (not args.reference_modules or kernel in reference):
+            doc.update(values=values[kernel], reference=reference.get(kernel))
+        if kernel in shuffles:
+            doc["shuffles"] = dataclasses.asdict(shuffles[kernel])
+        if "values" not in doc and "shuffles" not in doc:
+            continue
         try:
             gtest_verdict.write_json(folder, kernel, ".json", doc)
             kept += 1
@@ -423,6 +446,24 @@ def reference_work(args, chosen, kernels, deadline):
                 except OSError as err:
                     print(f"batch: {err}")
     return found
+
+
+def kept_shuffles(args):
+    """The shuffle counts (ncu_source.Executions) that the section's batch
+    kept for the kernel, or None, as kept_values."""
+    doc = gtest_verdict.read_json(args.from_batch, args.kernel) if args.from_batch else None
+    if doc is None:
+        return None
+    try:
+        if doc["kernel"] != args.kernel or doc["inputs"] != kernel_inputs(args, doc["exercise"]):
+            return None
+        kept = doc["shuffles"]
+        return ncu_source.Executions(
+            float(kept["warps"]),
+            {str(op): float(n) for op, n in kept["by_warp"].items()},
+            {str(op): float(n) for op, n in kept["by_lane"].items()})
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 def kept_values(args, which, metrics):

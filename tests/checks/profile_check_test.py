@@ -176,6 +176,113 @@ with open(log, "w") as out:
         out.write(",".join('"%s"' % f for f in fields) + "\n")
 '''
 
+# The shuffle counts of a section's batch: a stand-in runner listing two
+# kernels whose shuffles are counted, and a stand-in ncu that, for
+# `runner --status FILE ID...`, writes the SASS view of the source page as
+# ncu does for several launches (a "Kernel Name" row before each launch's
+# table: the marker's, then the kernel's twice, the first launch's counts
+# being FAKE_SHFL_i = "warps,shuffles,lanes"); for a single kernel it fails
+# loudly, as FAKE_BATCH_NCU does.
+FAKE_SHUFFLE_RUNNER = r'''#!/usr/bin/env python3
+import json, os, sys
+if sys.argv[1:2] == ["--status"]:   # the plain run before the batch
+    words = dict(item.split("=") for item in os.environ.get("FAKE_STATUS", "").split(",") if item)
+    with open(sys.argv[2], "a") as out:
+        for kernel in sys.argv[3:]:
+            out.write(f"{kernel} {words.get(kernel, 'ok')}\n")
+if sys.argv[1:] == ["--list"]:
+    print(json.dumps([dict(section="shuffle", id=k, exercise=k, name=f"wb::shuffle::{k}",
+                           sharedLoadWays=None, sharedStoreWays=None, globalStoreSectors=None,
+                           constantPasses=None, constantRequests=None,
+                           minActiveThreadsPerInstruction=None, minGlobalLoadEfficiency=None,
+                           minShufflesPerWarp=1, maxShufflesPerWarp=None)
+                      for k in ("shflUp", "shflXor")]))
+'''
+
+FAKE_SASS_NCU = r'''#!/usr/bin/env python3
+import os, sys
+args = sys.argv[1:]
+if "--status" not in args or "source" not in args:
+    print("the stand-in was run for a single kernel", file=sys.stderr)
+    sys.exit(3)
+log = args[args.index("--log-file") + 1]
+status = args[args.index("--status") + 1]
+kernels = args[args.index("--status") + 2:]
+words = dict(item.split("=") for item in os.environ.get("FAKE_STATUS", "").split(",") if item)
+header = '"Address","Source","Instructions Executed","Thread Instructions Executed"'
+lines = ["==PROF== Connected to process 1"]
+def table(name, rows):
+    lines.append('"Kernel Name","%s",' % name)
+    lines.append(header)
+    for i, (source, warp, lane) in enumerate(rows):
+        lines.append('"0x%x","      %s","%s","%s",' % (16 * i, source, warp, lane))
+for i, kernel in enumerate(kernels):
+    with open(status, "a") as out:
+        out.write(f"{kernel} {words.get(kernel, 'ok')}\n")
+    table("wb::wbRunnerKernelBoundary(int)", [("EXIT", 1, 1)])
+    warps, shuffles, lanes = os.environ[f"FAKE_SHFL_{i}"].split(",")
+    name = "wb::shuffle::%s(const int *, int *, int, int)" % kernel.split("/")[1]
+    for launch in range(2):
+        table(name, [("LDC R1, c[0x0][0x28]", warps, int(warps) * 32),
+                     ("SHFL.BFLY PT, R5, R2, 0x1, 0x1f", shuffles if launch == 0 else 999,
+                      lanes if launch == 0 else 999),
+                     ("EXIT", warps, int(warps) * 32)])
+print("a kernel's printf: " + header)
+with open(log, "w") as out:
+    out.write("\n".join(lines) + "\n")
+'''
+
+
+def shuffle_batch_cases(folder):
+    """[problem] of the shuffle counts kept by a section's batch: each
+    kernel's from the first launch of its own segment, read by its check
+    without an ncu run; a kernel the runner found wrong is counted alone."""
+    problems = []
+    bin_dir, modules, reference, kept = (folder / d for d in ("bin", "modules", "reference",
+                                                              "kept"))
+    for d in (bin_dir, modules / "shuffle", reference / "shuffle"):
+        d.mkdir(parents=True)
+    for path, text in ((bin_dir / "ncu", FAKE_SASS_NCU), (folder / "wb_run", FAKE_SHUFFLE_RUNNER)):
+        path.write_text(text)
+        path.chmod(0o755)
+    for d in (modules, reference):
+        for k in ("shflUp", "shflXor"):
+            (d / "shuffle" / f"{k}.fatbin").write_bytes(b"module")
+    base = dict(os.environ, PATH=f"{bin_dir}:{os.environ.get('PATH', '')}",
+                WB_MODULES=str(modules), FAKE_SHFL_0="8,8,256", FAKE_SHFL_1="8,8,200")
+    common = ["--runner", str(folder / "wb_run"), "--reference-modules", str(reference)]
+
+    def batch(**env):
+        return subprocess.run([sys.executable, str(CHECK), *common, "--batch", str(kept),
+                               "--section", "shuffle", "--reference-batch",
+                               str(folder / "kept-reference")],
+                              capture_output=True, text=True, env=dict(base, **env), timeout=60)
+
+    def check(kernel):
+        return subprocess.run([sys.executable, str(CHECK), *common, "--kernel",
+                               f"shuffle/{kernel}", "--name", f"wb::shuffle::{kernel}",
+                               "--min-shuffles-per-warp", "1", "--from-batch", str(kept)],
+                              capture_output=True, text=True, env=base, timeout=60)
+
+    run = batch()
+    if run.returncode != 0 or "2 of 2 kernel(s) kept" not in run.stdout:
+        problems.append(f"shuffle batch: exit {run.returncode}, expected both kept:\n"
+                        f"{run.stdout}{run.stderr}")
+    for kernel, rc, phrase in (("shflUp", 0, "shuffles executed per warp 1.00 (8 by 8 warps)"),
+                               ("shflXor", 1, "lanes taking part in each shuffle 25.00 of 32")):
+        got = check(kernel)
+        if got.returncode != rc or phrase not in got.stdout:
+            problems.append(f"{kernel} from the shuffle batch: exit {got.returncode} (expected "
+                            f"{rc}), output without '{phrase}':\n{got.stdout}{got.stderr}")
+    run = batch(FAKE_STATUS="shuffle/shflUp=wrong")
+    got = check("shflUp")
+    # Counted alone: the stand-in, run for the single kernel, exits 3.
+    if "1 of 2 kernel(s) kept" not in run.stdout or "runner exit 3" not in got.stdout:
+        problems.append(f"a kernel the runner found wrong had its shuffles kept, or was not "
+                        f"counted alone:\n{run.stdout}\n{got.stdout}{got.stderr}")
+    return problems
+
+
 LD_WAVEFRONTS = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
 LD_REQUESTS = "smsp__inst_executed_op_shared_ld.sum"
 
@@ -240,6 +347,7 @@ def main():
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
         problems += batch_cases(pathlib.Path(tmp) / "batch")
+        problems += shuffle_batch_cases(pathlib.Path(tmp) / "shuffle-batch")
         folder = pathlib.Path(tmp)
         ncu = folder / "ncu"
         ncu.write_text(FAKE_NCU)
