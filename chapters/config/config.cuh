@@ -7,7 +7,7 @@
  * compiled as plain C++ and linked into its own test executable. Three of
  * them call the CUDA runtime to configure a kernel that the tests own and
  * pass in as `const void*` (the address of its host stub, as
- * `cudaFuncSetAttribute` takes it); one is pure arithmetic:
+ * `cudaFuncSetAttribute` takes it); two are pure functions:
  *  - sharedMemoryLimits() reads a device's shared-memory attributes (the
  *    worked example);
  *  - preferSharedCarveout() sets a kernel's preferred split of the unified
@@ -15,7 +15,9 @@
  *  - optInDynamicShared() lets a kernel launch with more than 48 KB of
  *    dynamic shared memory;
  *  - blocksPerSmLimitedByShared() computes how many blocks fit on one SM
- *    when shared memory is the only limit.
+ *    when shared memory is the only limit;
+ *  - keplerCachePreference() chooses among the book's four cache
+ *    preferences (cudaFuncSetCacheConfig) for a kernel on a Kepler GPU.
  *
  * The tests judge the effect, never the function's own report: after the
  * call they read the kernel's attributes back (cudaFuncGetAttributes), launch
@@ -131,5 +133,38 @@ cudaError_t optInDynamicShared(const void* kernel, std::size_t bytes);
  * A pure function of its arguments: it calls no CUDA function.
  */
 int blocksPerSmLimitedByShared(const SharedMemoryLimits& limits, std::size_t bytesPerBlock);
+
+/**
+ * @brief The cache preference (book 5.1, `cudaFuncSetCacheConfig`) to give
+ *        a kernel on a Kepler GPU, whose SMs split 64 KB of on-chip memory
+ *        between shared memory and the L1 cache in one of three ways:
+ *
+ * | preference                  | shared memory | L1    |
+ * |-----------------------------|---------------|-------|
+ * | cudaFuncCachePreferShared   | 48 KB         | 16 KB |
+ * | cudaFuncCachePreferEqual    | 32 KB         | 32 KB |
+ * | cudaFuncCachePreferL1       | 16 KB         | 48 KB |
+ * | cudaFuncCachePreferNone     | the device's setting: 48 KB and 16 KB unless changed |
+ *
+ * (Fermi offered the first and third only.) Kepler caches a kernel's local
+ * memory in L1, where registers spill to, but not its global loads by
+ * default: a larger L1 helps a kernel that spills registers, and nothing
+ * else of the kernel's.
+ *
+ * @param sharedBytesPerSm the shared memory the blocks resident on one SM use
+ *        together; 1 KB is 1024 bytes.
+ * @param spillsRegisters whether the kernel spills registers to local memory.
+ * @return for a kernel that spills, the preference with the most L1 whose
+ *         shared memory still holds sharedBytesPerSm: cudaFuncCachePreferL1
+ *         up to 16 KB, cudaFuncCachePreferEqual up to 32 KB,
+ *         cudaFuncCachePreferShared up to 48 KB; for one that does not,
+ *         cudaFuncCachePreferNone, whatever it uses up to 48 KB: a larger L1
+ *         buys it nothing, and the default split already gives shared memory
+ *         the most.
+ * @throws std::invalid_argument when no split holds sharedBytesPerSm (more
+ *         than 48 KB), whether the kernel spills or not.
+ * A pure function of its arguments: it calls no CUDA function.
+ */
+cudaFuncCache keplerCachePreference(std::size_t sharedBytesPerSm, bool spillsRegisters);
 
 }  // namespace wb::config
