@@ -37,9 +37,10 @@ options:
                     grades them)
   --forgery-gpus N  forgeries: split them over the first N GPUs, one grading
                     of a group each (CUDA_VISIBLE_DEVICES), each with its own
-                    pristine starter and solutions; only group 0 grades
-                    --forgeries-alone (logs forgeries-I.log, results
-                    forgeries-I/)
+                    pristine starter and solutions; group 0 grades
+                    those (or --forgeries-alone) alone, and every other
+                    group's are compared with them (logs forgeries-I.log,
+                    results forgeries-I/)
   --forgeries-out DIR  forgeries: keep the submissions, both batches and the
                     result cache in DIR (DIR/I with --forgery-gpus), so that
                     a run stopped part way (the 14 GPU forgeries took about
@@ -274,8 +275,10 @@ if wants forgeries; then
     pids=()
     for ((g = 0; g < FORGERY_GPUS; g++)); do
       group=("${only[@]}" --group "$g/$FORGERY_GPUS")
+      # Group 0 grades the pristine submissions alone (or --forgeries-alone);
+      # the others' batches are compared with those grades afterwards.
       if [ "$g" -eq 0 ]; then
-        [ -n "$FORGERIES_ALONE" ] && group+=(--alone "$FORGERIES_ALONE")
+        group+=(--alone "${FORGERIES_ALONE:-starter,solutions}")
       else
         group+=(--alone none)
       fi
@@ -289,6 +292,14 @@ if wants forgeries; then
     for ((g = 0; g < FORGERY_GPUS; g++)); do
       wait "${pids[$g]}"
       note "forgeries group $g of $FORGERY_GPUS (GPU $g): exit $? in $(( $(date +%s) - t )) s"
+    done
+    # A forgery's harm to its neighbours (the GPU-memory one) shows only as
+    # a pristine submission graded beside it scoring other than alone.
+    for ((g = 1; g < FORGERY_GPUS; g++)); do
+      python3 "$ROOT/grader/tests/grade_forgeries.py" --work "$BUILD/forgeries-work-0" \
+        --compare "$LOG/forgeries-$g/batch-with-cache" "$LOG/forgeries-0/each-alone" \
+        >"$LOG/forgeries-compare-$g.log" 2>&1
+      note "forgeries group $g: its pristine submissions against group 0's graded alone: exit $?"
     done
   fi
 fi

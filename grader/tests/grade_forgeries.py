@@ -306,6 +306,11 @@ def main():
     ap.add_argument("--group", metavar="I/N",
                     help="grade only group I of N (0-based; forgeries that name each other "
                          "stay in one group), e.g. one group per GPU")
+    ap.add_argument("--compare", nargs=2, type=pathlib.Path, metavar=("BATCH", "ALONE"),
+                    help="grade nothing: check that the pristine submissions in the batch "
+                         "outputs BATCH (a kept batch-with-cache folder) score what they score "
+                         "in ALONE (another run's kept each-alone folder, on the same kind of "
+                         "GPU); for the groups of --group that grade none alone")
     ap.add_argument("--out", type=pathlib.Path,
                     help="work in this folder (submissions and both batches' outputs) and keep "
                          "it, instead of a temporary one; run again with the same --out to "
@@ -313,6 +318,14 @@ def main():
     ap.add_argument("--keep", type=pathlib.Path,
                     help="copy both batches' outputs (gradebooks, results) into this folder")
     args = ap.parse_args()
+    if args.compare:
+        check = Checker()
+        batch, alone = args.compare
+        names = [n for n in PRISTINE.values() if (alone / n / gr.RESULTS).exists()]
+        check.expect(bool(names), f"{alone}: no results of the pristine submissions")
+        same_grades(load(batch, names), load(alone, names), check)
+        return check.exit_status(f"forgeries: the pristine submissions of {batch} score what "
+                                 f"they score alone in {alone} ({', '.join(names)})")
     found = forgeries()
     if args.only:
         wanted = set(args.only.split(","))
@@ -341,8 +354,11 @@ def main():
         check.expect(status == 0, f"grading the batch exited {status}")
         alone_names = names
         if args.alone:
-            wanted = set(args.alone.split(","))
+            wanted = set(args.alone.split(",")) - {"none"}
             alone_names = [n for n in names if n.split("-", 1)[1] in wanted]
+            absent = wanted - {n.split("-", 1)[1] for n in alone_names}
+            if absent:
+                print(f"note: not graded here, so not graded alone: {', '.join(sorted(absent))}")
             alone_submissions = tmp / "submissions-alone"
             for name in alone_names:
                 if not (alone_submissions / name).exists():
@@ -353,6 +369,10 @@ def main():
             check.expect(status == 0, f"grading alone exited {status}")
         cached, alone = load(cached_out, names), load(alone_out, alone_names)
         gpu_used = any(d and not d["extra_data"]["gpu_missing"] for d in cached.values())
+        # Without the GPU checks, "zero" and "below" are not judged and
+        # "same-as" compares host checks alone: asked for, they must have run.
+        check.expect(gpu_used or not args.gpu, "--gpu was given, but no GPU check ran (is the "
+                     "GPU visible to this process? CUDA_VISIBLE_DEVICES, nvidia-smi)")
         for f in found:
             judge(f, cached, gpu_used, check)
             for out in (cached_out, alone_out):

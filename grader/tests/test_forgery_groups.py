@@ -1,8 +1,11 @@
 """How grade_forgeries.py picks and splits the forgeries: the ones the GPU
 checks bear on, and one group per GPU where forgeries that name each other
 stay together."""
+import json
 import pathlib
+import subprocess
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
@@ -58,6 +61,40 @@ class ForgeryGroups(unittest.TestCase):
         groups = [gf.group(found, i, 2) for i in range(2)]
         costs = [sum(gf.BASE_COST[f["base"]] for f in g) for g in groups]
         self.assertLessEqual(abs(costs[0] - costs[1]), gf.BASE_COST["solutions"])
+
+
+def results(folder, name, score, points):
+    path = folder / name / "results.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"score": score, "extra_data": {"status": "ok"},
+                                "tests": [{"name": n, "score": s} for n, s in points.items()]}))
+
+
+class CompareWithAnotherRunsAlone(unittest.TestCase):
+    """--compare: a group that grades nothing alone holds its pristine
+    submissions to another group's grades alone."""
+
+    def compare(self, batch, alone):
+        return subprocess.run([sys.executable, str(pathlib.Path(gf.__file__)), "--work", "w",
+                               "--compare", str(batch), str(alone)],
+                              capture_output=True, text=True, timeout=60)
+
+    def test_same_grades_pass_and_a_difference_fails(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = pathlib.Path(tmp)
+            for run in ("alone", "same", "other"):
+                results(tmp / run, "9-starter", 8, {"a: host": 8})
+            results(tmp / "alone", "9-solutions", 450, {"a: host": 3, "b: correctness": 3})
+            results(tmp / "same", "9-solutions", 450, {"a: host": 3, "b: correctness": 3})
+            results(tmp / "other", "9-solutions", 447, {"a: host": 3, "b: correctness": 0})
+            same = self.compare(tmp / "same", tmp / "alone")
+            self.assertEqual(same.returncode, 0, same.stdout + same.stderr)
+            other = self.compare(tmp / "other", tmp / "alone")
+            self.assertEqual(other.returncode, 1, other.stdout + other.stderr)
+            self.assertIn("9-solutions: 447 (ok) in the batch, 450 (ok) alone", other.stdout)
+            self.assertIn("b: correctness earned 0 in the batch, 3 alone", other.stdout)
+            nothing = self.compare(tmp / "same", tmp / "missing")
+            self.assertEqual(nothing.returncode, 1, nothing.stdout + nothing.stderr)
 
 
 if __name__ == "__main__":

@@ -607,12 +607,19 @@ class VerdictTest(unittest.TestCase):
             self.assertIn("did not finish within 1 s", hung.stdout)
             self.assertEqual(self.record("wb.V.Sleep")["verdict"], "failed")
             self.assertTrue((self.records / "wb.V.Sleep.contention").exists())
-            # A batch that ran out of time with its last test just begun (a
-            # slow GPU) runs that test alone: it is not taken to hang.
+            # A test made slow on purpose before the hang does not save it:
+            # the running test fails however long it had run, and the slow
+            # test that ended keeps its pass.
             run = self.run_batch(folder, ["V.SleepsBriefly", "V.Sleep"],
                                  extra=("--batch-timeout", "2"))
             self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
-            self.assertFalse((folder / "V.Sleep.json").exists(), run.stdout)
+            self.assertIn("batch: 2 of 2 test(s) kept, 1 of them failed", run.stdout)
+            kept = {n: json.loads((folder / f"{n}.json").read_text())
+                    for n in ("V.Sleep", "V.SleepsBriefly")}
+            self.assertEqual((kept["V.Sleep"]["verdict"], kept["V.Sleep"]["hung"]),
+                             ("failed", True), run.stdout)
+            self.assertEqual((kept["V.SleepsBriefly"]["verdict"], kept["V.SleepsBriefly"]["hung"]),
+                             ("passed", False), run.stdout)
             pids = [int(w.split("=")[1]) for w in run.stdout.split() if w.startswith(("pid=", "child="))]
             self.assertEqual(wait_gone(pids), [])
 
