@@ -451,19 +451,10 @@ def reference_work(args, chosen, kernels, deadline):
 def kept_shuffles(args):
     """The shuffle counts (ncu_source.Executions) that the section's batch
     kept for the kernel, or None, as kept_values."""
-    doc = gtest_verdict.read_json(args.from_batch, args.kernel) if args.from_batch else None
-    if doc is None:
-        return None
-    try:
-        if doc["kernel"] != args.kernel or doc["inputs"] != kernel_inputs(args, doc["exercise"]):
-            return None
-        kept = doc["shuffles"]
-        return ncu_source.Executions(
-            float(kept["warps"]),
-            {str(op): float(n) for op, n in kept["by_warp"].items()},
-            {str(op): float(n) for op, n in kept["by_lane"].items()})
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return None
+    return _kept(args, "shuffles", lambda kept: ncu_source.Executions(
+        float(kept["warps"]),
+        {str(op): float(n) for op, n in kept["by_warp"].items()},
+        {str(op): float(n) for op, n in kept["by_lane"].items()}))
 
 
 def kept_values(args, which, metrics):
@@ -471,14 +462,19 @@ def kept_values(args, which, metrics):
     kernel ("values": the implementation's launch, "reference": the
     reference kernel's), or None: no --from-batch, no file, a value
     missing, or an input changed since."""
+    return _kept(args, which, lambda kept: {key: float(kept[key]) for key in metrics})
+
+
+def _kept(args, which, read):
+    """read(the batch's entry `which` for the kernel), or None where there is
+    none, it does not read, or the runner or a module changed since."""
     doc = gtest_verdict.read_json(args.from_batch, args.kernel) if args.from_batch else None
     if doc is None:
         return None
     try:
         if doc["kernel"] != args.kernel or doc["inputs"] != kernel_inputs(args, doc["exercise"]):
             return None
-        kept = doc[which]
-        return {key: float(kept[key]) for key in metrics}
+        return read(doc[which])
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
 

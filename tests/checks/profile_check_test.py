@@ -233,36 +233,57 @@ with open(log, "w") as out:
 '''
 
 
+class StandIns:
+    """A folder with a stand-in ncu first on PATH, a stand-in runner, and
+    module files of `exercises` ("section/name") in an implementation's and
+    the reference's module folder; batch() runs a section's batch there
+    (--batch, --reference-batch), check() one check with --from-batch."""
+
+    def __init__(self, folder, ncu, runner, exercises, **env):
+        bin_dir, self.modules, self.reference, self.kept = (
+            folder / d for d in ("bin", "modules", "reference", "kept"))
+        self.folder = folder
+        bin_dir.mkdir(parents=True)
+        for path, text in ((bin_dir / "ncu", ncu), (folder / "wb_run", runner)):
+            path.write_text(text)
+            path.chmod(0o755)
+        for d in (self.modules, self.reference):
+            for exercise in exercises:
+                (d / f"{exercise}.fatbin").parent.mkdir(parents=True, exist_ok=True)
+                (d / f"{exercise}.fatbin").write_bytes(b"module")
+        self.env = dict(os.environ, PATH=f"{bin_dir}:{os.environ.get('PATH', '')}",
+                        WB_MODULES=str(self.modules), **env)
+        self.common = ["--runner", str(folder / "wb_run"), "--reference-modules",
+                       str(self.reference)]
+
+    def batch(self, section, **env):
+        return subprocess.run([sys.executable, str(CHECK), *self.common, "--batch",
+                               str(self.kept), "--section", section, "--reference-batch",
+                               str(self.folder / "kept-reference")],
+                              capture_output=True, text=True, env=dict(self.env, **env),
+                              timeout=60)
+
+    def check(self, *options):
+        return subprocess.run([sys.executable, str(CHECK), *self.common, *options,
+                               "--from-batch", str(self.kept)],
+                              capture_output=True, text=True, env=self.env, timeout=60)
+
+
 def shuffle_batch_cases(folder):
     """[problem] of the shuffle counts kept by a section's batch: each
     kernel's from the first launch of its own segment, read by its check
     without an ncu run; a kernel the runner found wrong is counted alone."""
     problems = []
-    bin_dir, modules, reference, kept = (folder / d for d in ("bin", "modules", "reference",
-                                                              "kept"))
-    for d in (bin_dir, modules / "shuffle", reference / "shuffle"):
-        d.mkdir(parents=True)
-    for path, text in ((bin_dir / "ncu", FAKE_SASS_NCU), (folder / "wb_run", FAKE_SHUFFLE_RUNNER)):
-        path.write_text(text)
-        path.chmod(0o755)
-    for d in (modules, reference):
-        for k in ("shflUp", "shflXor"):
-            (d / "shuffle" / f"{k}.fatbin").write_bytes(b"module")
-    base = dict(os.environ, PATH=f"{bin_dir}:{os.environ.get('PATH', '')}",
-                WB_MODULES=str(modules), FAKE_SHFL_0="8,8,256", FAKE_SHFL_1="8,8,200")
-    common = ["--runner", str(folder / "wb_run"), "--reference-modules", str(reference)]
+    stand_ins = StandIns(folder, FAKE_SASS_NCU, FAKE_SHUFFLE_RUNNER,
+                         ["shuffle/shflUp", "shuffle/shflXor"],
+                         FAKE_SHFL_0="8,8,256", FAKE_SHFL_1="8,8,200")
 
     def batch(**env):
-        return subprocess.run([sys.executable, str(CHECK), *common, "--batch", str(kept),
-                               "--section", "shuffle", "--reference-batch",
-                               str(folder / "kept-reference")],
-                              capture_output=True, text=True, env=dict(base, **env), timeout=60)
+        return stand_ins.batch("shuffle", **env)
 
     def check(kernel):
-        return subprocess.run([sys.executable, str(CHECK), *common, "--kernel",
-                               f"shuffle/{kernel}", "--name", f"wb::shuffle::{kernel}",
-                               "--min-shuffles-per-warp", "1", "--from-batch", str(kept)],
-                              capture_output=True, text=True, env=base, timeout=60)
+        return stand_ins.check("--kernel", f"shuffle/{kernel}", "--name",
+                               f"wb::shuffle::{kernel}", "--min-shuffles-per-warp", "1")
 
     run = batch()
     if run.returncode != 0 or "2 of 2 kernel(s) kept" not in run.stdout:
@@ -292,32 +313,16 @@ def batch_cases(folder):
     own segment of the report, a kernel the runner found wrong is measured
     alone, and kept values stop standing once a module changes."""
     problems = []
-    bin_dir, modules, reference, kept = (folder / d for d in ("bin", "modules", "reference",
-                                                              "kept"))
-    for d in (bin_dir, modules / "layout", reference / "layout"):
-        d.mkdir(parents=True)
-    for path, text in ((bin_dir / "ncu", FAKE_BATCH_NCU), (folder / "wb_run", FAKE_RUNNER)):
-        path.write_text(text)
-        path.chmod(0o755)
-    for d in (modules, reference):
-        (d / "layout" / "setRowReadCol.fatbin").write_bytes(b"module")
-    base = dict(os.environ, PATH=f"{bin_dir}:{os.environ.get('PATH', '')}",
-                WB_MODULES=str(modules),
-                FAKE_BATCH_0=f"{LD_WAVEFRONTS}=64,{LD_REQUESTS}=64,{INSTRUCTIONS}=100",
-                FAKE_BATCH_1=f"{LD_WAVEFRONTS}=2048,{LD_REQUESTS}=64,{INSTRUCTIONS}=100",
-                FAKE_REFERENCE=f"{INSTRUCTIONS}=100")
-    common = ["--runner", str(folder / "wb_run"), "--reference-modules", str(reference)]
+    stand_ins = StandIns(folder, FAKE_BATCH_NCU, FAKE_RUNNER, ["layout/setRowReadCol"],
+                         FAKE_BATCH_0=f"{LD_WAVEFRONTS}=64,{LD_REQUESTS}=64,{INSTRUCTIONS}=100",
+                         FAKE_BATCH_1=f"{LD_WAVEFRONTS}=2048,{LD_REQUESTS}=64,{INSTRUCTIONS}=100",
+                         FAKE_REFERENCE=f"{INSTRUCTIONS}=100")
 
     def batch(**env):
-        return subprocess.run([sys.executable, str(CHECK), *common, "--batch", str(kept),
-                               "--section", "layout", "--reference-batch",
-                               str(folder / "kept-reference")],
-                              capture_output=True, text=True, env=dict(base, **env), timeout=60)
+        return stand_ins.batch("layout", **env)
 
     def check(kernel, name):
-        return subprocess.run([sys.executable, str(CHECK), *common, "--kernel", kernel,
-                               "--name", name, "--load", "1", "--from-batch", str(kept)],
-                              capture_output=True, text=True, env=base, timeout=60)
+        return stand_ins.check("--kernel", kernel, "--name", name, "--load", "1")
 
     square = ("layout/square_setRowReadCol", "wb::layout::square::setRowReadCol")
     rect = ("layout/rect_setRowReadCol", "wb::layout::rect::setRowReadCol")
@@ -336,7 +341,7 @@ def batch_cases(folder):
         problems.append(f"a kernel the runner found wrong was kept or not measured alone:\n"
                         f"{run.stdout}\n{got.stdout}{got.stderr}")
     batch()
-    (modules / "layout" / "setRowReadCol.fatbin").write_bytes(b"another module")
+    (stand_ins.modules / "layout" / "setRowReadCol.fatbin").write_bytes(b"another module")
     got = check(*rect)
     if "single kernel" not in got.stdout + got.stderr:
         problems.append(f"values kept before the module changed were read:\n{got.stdout}")
