@@ -133,14 +133,16 @@ CASES = [
 # kernel's printf could, a byte that is not UTF-8). Run without
 # --batch, the stand-in ncu fails loudly: a check that should have read the
 # batch's values must not run it.
-FAKE_RUNNER = r'''#!/usr/bin/env python3
+# The stand-in runners' plain run (--status FILE ID...), before their listing.
+RUNNER_STATUS = r'''#!/usr/bin/env python3
 import json, os, sys
 if sys.argv[1:2] == ["--status"]:   # the plain run before the batch
     words = dict(item.split("=") for item in os.environ.get("FAKE_STATUS", "").split(",") if item)
     with open(sys.argv[2], "a") as out:
         for kernel in sys.argv[3:]:
             out.write(f"{kernel} {words.get(kernel, 'ok')}\n")
-if sys.argv[1:] == ["--list"]:
+'''
+FAKE_RUNNER = RUNNER_STATUS + r'''if sys.argv[1:] == ["--list"]:
     kernels = [dict(section="layout", id=i, exercise="setRowReadCol", name=f"wb::layout::{s}::setRowReadCol",
                     sharedLoadWays=1, sharedStoreWays=1, globalStoreSectors=None, constantPasses=None,
                     constantRequests=None, minActiveThreadsPerInstruction=None,
@@ -183,14 +185,7 @@ with open(log, "w") as out:
 # table: the marker's, then the kernel's twice, the first launch's counts
 # being FAKE_SHFL_i = "warps,shuffles,lanes"); for a single kernel it fails
 # loudly, as FAKE_BATCH_NCU does.
-FAKE_SHUFFLE_RUNNER = r'''#!/usr/bin/env python3
-import json, os, sys
-if sys.argv[1:2] == ["--status"]:   # the plain run before the batch
-    words = dict(item.split("=") for item in os.environ.get("FAKE_STATUS", "").split(",") if item)
-    with open(sys.argv[2], "a") as out:
-        for kernel in sys.argv[3:]:
-            out.write(f"{kernel} {words.get(kernel, 'ok')}\n")
-if sys.argv[1:] == ["--list"]:
+FAKE_SHUFFLE_RUNNER = RUNNER_STATUS + r'''if sys.argv[1:] == ["--list"]:
     print(json.dumps([dict(section="shuffle", id=k, exercise=k, name=f"wb::shuffle::{k}",
                            sharedLoadWays=None, sharedStoreWays=None, globalStoreSectors=None,
                            constantPasses=None, constantRequests=None,
