@@ -88,7 +88,8 @@ def needs_gpu(found):
     forgeries they name."""
     by_stem = {f["stem"]: f for f in found}
     wanted = {f["stem"] for f in found
-              if any(c.strip().split(" ")[0] in GPU_EXPECTATIONS for c in f["expect"].split(" and "))}
+              if any(clause.strip().split(" ")[0] in GPU_EXPECTATIONS
+                     for clause in f["expect"].split(" and "))}
     todo = list(wanted)
     while todo:
         for stem in referents(by_stem[todo.pop()]) - wanted:
@@ -100,8 +101,8 @@ def needs_gpu(found):
 def group(found, index, count):
     """Group `index` of `count` (0-based) of the forgeries: those that name
     each other stay together; the sets, costliest first, each go to the
-    group that costs least so far. Each group is
-    graded on a GPU of its own (tests/gpu-suite.sh --forgery-gpus)."""
+    group that costs least so far. Each group is graded on a GPU of its own
+    (tests/gpu-suite.sh --forgery-gpus)."""
     by_stem = {f["stem"]: f for f in found}
     # What a forgery costs to grade, roughly: one on the starter reuses the
     # starter's results but for its own file's, whose TODO kernels fail at
@@ -113,6 +114,7 @@ def group(found, index, count):
             merged = linked[f["stem"]] | linked[other]
             for s in merged:
                 linked[s] = merged
+
     def weight(members):
         return sum(cost[s] for s in members)
     sets = sorted({frozenset(v) for v in linked.values()}, key=lambda s: (-weight(s), sorted(s)))

@@ -11,7 +11,8 @@ namespace wb::config {
 cudaFuncCache keplerCachePreference(std::size_t sharedBytesPerSm, bool spillsRegisters) {
   constexpr std::size_t kKB = 1024;
   if (sharedBytesPerSm > 48 * kKB) {
-    throw std::invalid_argument("no split of a Kepler SM's 64 KB holds more than 48 KB of shared memory");
+    throw std::invalid_argument(
+        "no split of a Kepler SM's 64 KB holds more than 48 KB of shared memory");
   }
   if (!spillsRegisters) return cudaFuncCachePreferNone;
   if (sharedBytesPerSm <= 16 * kKB) return cudaFuncCachePreferL1;

@@ -34,8 +34,9 @@ section's profile and method tests) profiles every kernel of the section
 that these counters grade in one ncu process, and the reference kernels in
 one more, counts the shuffles of the kernels whose shuffles are graded in
 a third (the SASS view of the source page, one table per launch), and
-keeps in DIR the values of each kernel the runner found right. A check given --from-batch DIR reads them instead of running ncu,
-while the runner and both modules of the kernel's exercise are unchanged;
+keeps in DIR the values of each kernel the runner found right. A check
+given --from-batch DIR reads them instead of running ncu, while the runner
+and both modules of the kernel's exercise are unchanged;
 anything else (a wrong kernel, a failed batch) is measured alone as before.
 One ncu process per section instead of two per check: each costs seconds of
 start-up, and these checks run one at a time.
