@@ -134,12 +134,15 @@ class Executions:
 
 
 def executed_by_opcode(text):
-    """Executions of the SASS view of the source page: per opcode without
-    its modifiers or predicate ("SHFL" for "@P0 SHFL.UP PT, R9, R2, R9,
-    R0"), with the executions of the kernel's first instruction, which every
-    warp of the launch executes once (no branch precedes it). Raises
-    SourcePageError when the page holds no SASS table with the executions
-    column."""
+    """Executions of the SASS view of the source page of one launch: per
+    opcode without its modifiers or predicate ("SHFL" for "@P0 SHFL.UP PT,
+    R9, R2, R9, R0"), summed over every function table of the page (the
+    kernel's, then any of a function it calls that Nsight Compute shows
+    apart: a shuffle in a `__noinline__` helper is the launch's shuffle),
+    with the executions of the kernel's first instruction (the first
+    table's), which every warp of the launch executes once (no branch
+    precedes it). Raises SourcePageError when the page holds no SASS table
+    with the executions column."""
     rows = [l for l in text.splitlines() if l.startswith('"')]
     header = None
     warps = None
@@ -149,9 +152,7 @@ def executed_by_opcode(text):
         if not row:
             continue
         if _column(row, "Address") is not None and _column(row, EXECUTED) is not None:
-            if header is not None:
-                break        # a second function's table: the first is the kernel's
-            header = row
+            header = row     # the kernel's table, or a function's it calls
             continue
         if header is None:
             continue

@@ -174,6 +174,18 @@ class SeveralLaunches(unittest.TestCase):
         # more for its block's sums.
         self.assertEqual(counts["reduceShfl"], (16.0, 100.0, 3200.0))
 
+    def test_a_helper_shown_as_a_table_of_its_own_is_counted(self):
+        # A function the kernel calls, shown after the kernel's table: its
+        # shuffles are the launch's; the warps are the kernel's first row's.
+        header = '"Address","Source","Instructions Executed","Thread Instructions Executed"'
+        page = "\n".join([header, '"0x0","LDC R1, c[0x0][0x28]","16","512"',
+                          '"0x10","CALL.REL.NOINC 0x40","16","512"', '"0x20","EXIT","16","512"',
+                          header, '"0x40","SHFL.BFLY PT, R5, R2, 0x1, 0x1f","80","2560"',
+                          '"0x50","RET.REL.NODEC R20 0x0","80","2560"'])
+        found = ncu_source.executed_by_opcode(page)
+        self.assertEqual((found.warps, found.by_warp["SHFL"], found.by_lane["SHFL"]),
+                         (16.0, 80.0, 2560.0))
+
     def test_rows_before_the_first_launch_are_left_out(self):
         self.assertEqual(ncu_source.tables_by_launch('"Address","Source"\n"0x0","EXIT"\n'), [])
 

@@ -1,4 +1,4 @@
-// forgery: every warp adds its own 32 values by shuffle first (reduceShfl's technique), in a __noinline__ helper called from a loop kept rolled: the static facts count the helper's SHFL at its one call. The executed shuffles stay inside 1.25 per warp only where Nsight Compute prints the helper as a table of its own after the kernel's (ncu_source.executed_by_opcode reads the first table); where it prints the helper inline, 6.25 per warp fail. Unconfirmed: a GPU run of its method_counters test decides.
+// forgery: every warp adds its own 32 values by shuffle first (reduceShfl's technique), in a __noinline__ helper called from a loop kept rolled: the static facts count the helper's SHFL at its one call. The executed shuffles stay inside 1.25 per warp only where Nsight Compute prints the helper as a table of its own after the kernel's (ncu_source.executed_by_opcode reads the first table); where it prints the helper inline, 6.25 per warp fail. Every function table of the launch's page is now counted (ncu_source.executed_by_opcode), so it fails either way.
 // exercise: shuffle/reduceSmemShfl
 // base: solutions
 // expect: zero method
