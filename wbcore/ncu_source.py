@@ -93,14 +93,16 @@ def sass_command(ncu, runner, kernel, function_name, log_file=None):
 def batch_sass_command(ncu, runner, kernel_ids, function_names, status_file, log_file):
     """The ncu command line that prints, in one process, the SASS view of
     the source page of every launch of the functions named (without their
-    namespaces) by `runner --status FILE ID...`, which launches several
+    namespaces) by `runner --first-launches --status FILE ID...`, which launches several
     kernels, each after a launch of the marker kernel (the first of
     function_names): one table per launch, each after a "Kernel Name" row
     (tables_by_launch)."""
     names = "|".join(re.escape(n) for n in dict.fromkeys(function_names))
+    # --first-launches: only the launch read is made, so the profiler
+    # instruments one launch a kernel, not every argument set's.
     return [ncu, "--section", SECTION, "--page", "source", "--print-source", "sass", "--csv",
             "-k", f"regex:(^|::)({names})$", "--log-file", log_file,
-            runner, "--status", status_file, *kernel_ids]
+            runner, "--first-launches", "--status", status_file, *kernel_ids]
 
 
 KERNEL_NAME = "Kernel Name"

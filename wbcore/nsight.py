@@ -262,7 +262,7 @@ def executed_shuffles(runner, kernel, qualified_name, min_per_warp, timeout=180,
 
 def shuffles_batch(runner, kernels, modules=None, timeout=300):
     """executed_shuffles' counts for several kernels in one ncu process
-    (`wb_run --status FILE ID...`, the SASS view of the source page):
+    (`wb_run --first-launches --status FILE ID...`, the SASS view of the source page):
     {id: ncu_source.Executions} for each of `kernels` ([(id, qualified
     name)]) that the runner found right, from the first launch of its
     function after the marker launch before it, read from ncu's report file

@@ -83,6 +83,12 @@ struct RunnableKernel {
   /// contract allows it, so the profile counters are exact) and checks the
   /// output; returns "" when correct, else what is wrong.
   std::function<std::string()> runOnce;
+  /// runOnce's first launch alone, where runOnce makes several (an exchange:
+  /// one per argument set), for a tool that reads only that launch (a
+  /// section's shuffle counts, `wb_run --first-launches`): the profiler
+  /// then instruments one launch a kernel, not four or five. Empty where
+  /// runOnce makes one launch.
+  std::function<std::string()> runFirst;
 };
 
 /// The least global-load efficiency of a kernel whose warps read consecutive

@@ -10,7 +10,7 @@
 //                        the kernel is not graded on it)
 //   wb_run --gpu-check   exit 0 when a usable GPU is present, 77 (and why) if not
 //   wb_run ID            run section/id (e.g. layout/square_setRowReadCol)
-//   wb_run --status FILE ID...
+//   wb_run [--first-launches] --status FILE ID...
 //                        run several kernels one after another in this one
 //                        process, appending "ID ok|wrong|error|contention"
 //                        to FILE as each ends, each kernel preceded by a
@@ -21,6 +21,9 @@
 //                        finds what another left in local memory or the
 //                        device heap. A CUDA error ends the run (the context
 //                        may be broken); the kernels after it get no line.
+//                        --first-launches: of a kernel whose run makes
+//                        several launches, only the first (its status is
+//                        that launch's), for a tool that reads only it.
 //
 // The kernel comes from the module of its exercise in the folders that the
 // environment variable WB_MODULES names (chapters/common/exercise_kernel.h).
@@ -96,7 +99,8 @@ namespace {
 int usage(const char* why) {
   if (why) std::fprintf(stderr, "wb_run: %s\n", why);
   std::fprintf(stderr,
-               "usage: wb_run --list | --gpu-check | SECTION/ID | --status FILE SECTION/ID...\n"
+               "usage: wb_run --list | --gpu-check | SECTION/ID |\n"
+               "       [--first-launches] --status FILE SECTION/ID...\n"
                "  --list       print every kernel as a JSON array of objects: section, id,\n"
                "               exercise, name, sharedLoadWays, sharedStoreWays,\n"
                "               globalStoreSectors, constantPasses, constantRequests,\n"
@@ -107,6 +111,8 @@ int usage(const char* why) {
                "  --status FILE SECTION/ID...  launch each in turn in this process, each in a\n"
                "               CUDA context of its own, appending 'SECTION/ID ok|wrong|error|\n"
                "               contention' to FILE; a CUDA error ends it\n"
+               "  --first-launches  with --status: of a kernel whose run makes several\n"
+               "               launches, only the first\n"
                "exit: 0 right, 1 wrong, 2 usage, 3 CUDA error, 75 GPU held by another process\n"
                "      (out of memory, unavailable), 124 timed out (WB_RUN_TIMEOUT, default 60 s),\n"
                "      77 no usable GPU\n");
@@ -153,7 +159,7 @@ class Watchdog {
 /// CUDA error, 75 a CUDA error that says another process holds the GPU.
 /// With @p marker >= 0 (a run of several), the marker launch with that
 /// index comes first (wb::launchMarker).
-int runKernel(const wb::runner::RunnableKernel& k, int marker) {
+int runKernel(const wb::runner::RunnableKernel& k, int marker, bool firstLaunch) {
   using wb::runner::inputSeed;
   const std::string name = k.section + "/" + k.id;
   try {
@@ -162,7 +168,7 @@ int runKernel(const wb::runner::RunnableKernel& k, int marker) {
     // cache relies on it): loading any other one is an error. In a run of
     // several kernels each loads its own (those loaded before stay loaded).
     wb::loadOnlyModule(k.section + "/" + k.exercise);
-    const std::string problem = k.runOnce();
+    const std::string problem = firstLaunch && k.runFirst ? k.runFirst() : k.runOnce();
     if (!problem.empty()) {
       std::printf("WRONG %s: %s (inputs of seed %llu: WB_RUN_SEED=%llu repeats them)\n",
                   name.c_str(), problem.c_str(), static_cast<unsigned long long>(inputSeed()),
@@ -264,10 +270,15 @@ int main(int argc, char** argv) {
   // The kernels to run, each named once, and where their outcomes go.
   std::string statusPath;
   int first = 1;
-  if (arg == "--status") {
-    if (argc < 4) return usage("--status takes a file and at least one kernel");
-    statusPath = argv[2];
-    first = 3;
+  const bool firstLaunches = arg == "--first-launches";
+  if (firstLaunches && (argc < 3 || std::strcmp(argv[2], "--status") != 0)) {
+    return usage("--first-launches goes with --status");
+  }
+  if (arg == "--status" || firstLaunches) {
+    const int at = firstLaunches ? 2 : 1;
+    if (argc < at + 3) return usage("--status takes a file and at least one kernel");
+    statusPath = argv[at + 1];
+    first = at + 2;
   } else if (argc != 2) {
     return usage("several kernels need --status FILE");
   }
@@ -301,7 +312,8 @@ int main(int argc, char** argv) {
     const std::string name = k->section + "/" + k->id;
     watchdog.rearm(name);
     useSeedOfKernel(i);
-    const int outcome = runKernel(*k, status != nullptr ? static_cast<int>(i) : -1);
+    const int outcome =
+        runKernel(*k, status != nullptr ? static_cast<int>(i) : -1, firstLaunches);
     if (status != nullptr) {
       std::fprintf(status, "%s %s\n", name.c_str(), statusWord(outcome));
       std::fflush(status);

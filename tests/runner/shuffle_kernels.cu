@@ -28,6 +28,11 @@ std::vector<RunnableKernel> shuffleKernels() {
     // The exchange itself: each warp trades its values by shuffle.
     r.minShufflesPerWarp = kShufflesPerWarp;
     r.runOnce = [&k] { return shuffle::testing::runAndCheckWidth(k, 16, 2, inputSeed()); };
+    // runAndCheckWidth's first argument set, with its seed.
+    r.runFirst = [&k] {
+      return shuffle::testing::runAndCheck(k, shuffle::testArgs(k.exchange, 16).front(),
+                                           2, inputSeed());
+    };
     out.push_back(std::move(r));
   }
   for (const reduction::ReduceKernel& k : shuffle::shuffleReductionKernels()) {
