@@ -143,7 +143,8 @@ foreach(index RANGE ${last})
     wb_profile_batch(from_batch "${test}")
     add_test("${test}" "${WB_PYTHON}" "${WB_CHECKS}/profile_check.py" --runner "${WB_RUNNER}"
              --kernel "${section}/${id}" --name "${name}" ${expect}
-             --reference-modules "${WB_REFERENCE_MODULES}" ${from_batch})
+             --reference-modules "${WB_REFERENCE_MODULES}"
+             --reference-batch "${WB_REFERENCE_BATCHES}${section}" ${from_batch})
     set_tests_properties("${test}" PROPERTIES LABELS "${labels};method;profile"
                          SKIP_RETURN_CODE 77 RUN_SERIAL TRUE TIMEOUT 240
                          ENVIRONMENT "WB_MODULES=${WB_MODULES}"

@@ -39,6 +39,7 @@ without lines.
 import csv
 import dataclasses
 import io
+import math
 import re
 
 from wbcore import sanitizer_report
@@ -125,6 +126,10 @@ def tables_by_launch(text):
 
 EXECUTED = "Instructions Executed"
 THREADS_EXECUTED = "Thread Instructions Executed"
+PREDICATED_ON_EXECUTED = "Predicated-On Thread Instructions Executed"
+# What a memory instruction's row says, for the bytes its lanes loaded:
+# "Shared", "Load", and the access size in bits.
+MEMORY_COLUMNS = (PREDICATED_ON_EXECUTED, "Address Space", "Access Operation", "Access Size")
 
 
 @dataclasses.dataclass
@@ -133,6 +138,11 @@ class Executions:
     warps: float    # the executions of the kernel's first instruction: one per warp
     by_warp: dict   # opcode -> warp-level executions
     by_lane: dict   # opcode -> thread-level executions (the lanes active each time)
+    # The bytes the threads loaded from shared memory, each lane counted
+    # (predicated-on lanes times the access size), where a broadcast counts
+    # once in Nsight Compute's own shared-load bytes; NaN where the page has
+    # no columns to count them from.
+    shared_load_bytes_by_thread: float = math.nan
 
 
 def executed_by_opcode(text):
@@ -150,11 +160,14 @@ def executed_by_opcode(text):
     warps = None
     counts = {}
     lanes = {}
+    shared_bytes = 0.0
+    countable = True    # every table has the columns the shared bytes need
     for row in csv.reader(io.StringIO("\n".join(rows))):
         if not row:
             continue
         if _column(row, "Address") is not None and _column(row, EXECUTED) is not None:
             header = row     # the kernel's table, or a function's it calls
+            countable = countable and all(_column(row, c) is not None for c in MEMORY_COLUMNS)
             continue
         if header is None:
             continue
@@ -173,9 +186,19 @@ def executed_by_opcode(text):
         opcode = words[0].split(".")[0]
         counts[opcode] = counts.get(opcode, 0.0) + executed
         lanes[opcode] = lanes.get(opcode, 0.0) + threads
+        if countable and _cell(row, header, "Address Space") == "Shared" \
+                and _cell(row, header, "Access Operation") == "Load":
+            shared_bytes += (_number(_cell(row, header, PREDICATED_ON_EXECUTED))
+                             * _number(_cell(row, header, "Access Size")) / 8)
     if header is None:
         raise SourcePageError(f"ncu printed no SASS table with the column '{EXECUTED}'")
-    return Executions(warps or 0.0, counts, lanes)
+    return Executions(warps or 0.0, counts, lanes, shared_bytes if countable else math.nan)
+
+
+def _cell(row, header, name):
+    """The row's text in the header's column `name` ("" where there is none)."""
+    i = _column(header, name)
+    return row[i].strip() if i is not None and i < len(row) else ""
 
 
 def _number(text):

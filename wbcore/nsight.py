@@ -166,19 +166,38 @@ LANE_BOUNDS = (("idle_lanes", 4.0, 32 * 32, "lanes left idle by the warp instruc
                ("shared_load_bytes", 4.0, 4 * 32 * 32, "bytes loaded from shared memory",
                 "the threads read the shared values many times over, as when every lane "
                 "of a warp repeats the serial sum; a tree reads each partial sum once or "
-                "twice"))
+                "twice"),
+               # Each lane's bytes, from the SASS view of the source page
+               # (ncu_source.Executions.shared_load_bytes_by_thread): the
+               # count above takes a broadcast's bytes once, so 32 lanes
+               # repeating the serial sum in the same order loaded no more
+               # than one (an open forgery until this bound).
+               ("thread_shared_load_bytes", 4.0, 4 * 32 * 32,
+                "bytes the lanes loaded from shared memory, each lane counted",
+                "the lanes read the shared values many times over, each its own copy, as "
+                "when every lane of a warp repeats the serial sum by broadcast loads; a "
+                "tree reads each partial sum once or twice"))
+# Where LANE_BOUNDS' values come from, for the line that says one was not
+# counted: WORK_METRICS' metric, or this.
+LANE_SOURCES = {"thread_shared_load_bytes": "the source page's predicated-on lanes and access "
+                                            "sizes of the shared loads"}
 
 
-def lane_bounds(values, reference):
+def lane_bounds(values, reference, keys=("idle_lanes", "shared_load_bytes")):
     """[(passed, line)]: the launch's idle lanes and shared-memory bytes
-    loaded (from WORK_METRICS' values) against the reference kernel's on
-    the same launch, for a kernel graded on its active threads."""
+    loaded (from WORK_METRICS' values; the lanes' own bytes from
+    "thread_shared_load_bytes" where `keys` names it) against the reference
+    kernel's on the same launch, for a kernel graded on its active
+    threads."""
     said = []
     for key, factor, slack, what, why in LANE_BOUNDS:
+        if key not in keys:
+            continue
         got, ref = _lane_value(values, key), _lane_value(reference, key)
         if math.isnan(got) or math.isnan(ref):
+            source = LANE_SOURCES.get(key, WORK_METRICS.get(key, key))
             said.append((True, f"{what}: not counted by this GPU's Nsight Compute "
-                               f"({WORK_METRICS.get(key, key)}), not graded"))
+                               f"({source}), not graded"))
             continue
         line = f"{what} {got:.0f}, the reference's {ref:.0f}"
         if got <= factor * ref + slack:
@@ -235,33 +254,42 @@ def shuffle_counter(executions, min_per_warp, max_per_warp=None):
     return said
 
 
-def executed_shuffles(runner, kernel, qualified_name, min_per_warp, timeout=180,
-                      max_per_warp=None):
-    """shuffle_counter's [(passed, line)] for the launch of qualified_name by
-    `runner kernel`, from the SASS view of ncu's source page, read from
-    ncu's report file alone. ToolUnavailable where ncu cannot profile."""
+def executed_sass(runner, kernel, qualified_name, modules=None, timeout=180):
+    """What the launch of qualified_name by `runner kernel` executed
+    (ncu_source.Executions), from the SASS view of ncu's source page, read
+    from ncu's report file alone (modules: the WB_MODULES to load it from,
+    the reference build's, say). ToolUnavailable where ncu cannot profile;
+    RuntimeError where the kernel is wrong or the page cannot be read."""
     from wbcore import ncu_source
     with private_folder("wb-ncu-sass-") as folder:
         log = os.path.join(folder, "ncu-sass.log")
         cmd = ncu_source.sass_command(find_tool("ncu"), runner, kernel,
                                       qualified_name.split("::")[-1], log_file=log)
-        proc, report = _run_ncu(cmd, timeout, "ncu's SASS page", log)
+        env = dict(os.environ, WB_MODULES=modules) if modules else None
+        proc, report = _run_ncu(cmd, timeout, "ncu's SASS page", log, env)
     said = _diagnostics(proc, report)
     _raise_if_unavailable(proc, report, said)
     problem = runner_problem(proc.returncode, proc.stdout.strip())
     if problem:
-        raise RuntimeError(f"the kernel must be correct before its shuffles are counted:\n"
+        raise RuntimeError(f"the kernel must be correct before its instructions are counted:\n"
                            f"{problem}")
     try:
-        executions = ncu_source.executed_by_opcode(report)
+        return ncu_source.executed_by_opcode(report)
     except ncu_source.SourcePageError as err:
         raise RuntimeError(f"{err} (exit {proc.returncode}): "
                            f"{_last_line(said, '')}") from None
-    return shuffle_counter(executions, min_per_warp, max_per_warp)
 
 
-def shuffles_batch(runner, kernels, modules=None, timeout=300):
-    """executed_shuffles' counts for several kernels in one ncu process
+def executed_shuffles(runner, kernel, qualified_name, min_per_warp, timeout=180,
+                      max_per_warp=None):
+    """shuffle_counter's [(passed, line)] for the launch of qualified_name by
+    `runner kernel` (executed_sass)."""
+    return shuffle_counter(executed_sass(runner, kernel, qualified_name, timeout=timeout),
+                           min_per_warp, max_per_warp)
+
+
+def sass_batch(runner, kernels, modules=None, timeout=300):
+    """executed_sass for several kernels in one ncu process
     (`wb_run --first-launches --status FILE ID...`, the SASS view of the source page):
     {id: ncu_source.Executions} for each of `kernels` ([(id, qualified
     name)]) that the runner found right, from the first launch of its

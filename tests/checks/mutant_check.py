@@ -134,6 +134,14 @@ def too_much_work(runner, k, values, reference_modules, lanes=False):
     said = nsight.work_bounds(values, reference)
     if lanes:
         said += nsight.lane_bounds(values, reference)
+        # The lanes' own shared bytes, on the source page of each (two more
+        # ncu runs), as profile_check's thread_bytes_lines.
+        kernel = f"{k['section']}/{k['id']}"
+        key = "thread_shared_load_bytes"
+        mine = nsight.executed_sass(runner, kernel, k["name"])
+        theirs = nsight.executed_sass(runner, kernel, k["name"], modules=reference_modules)
+        said += nsight.lane_bounds({key: mine.shared_load_bytes_by_thread},
+                                   {key: theirs.shared_load_bytes_by_thread}, keys=(key,))
     wrong = [line for passed, line in said if not passed]
     return wrong[0] if wrong else None
 

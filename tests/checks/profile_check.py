@@ -90,8 +90,9 @@ def main():
                          "the implementation and the reference; keep the values in DIR")
     ap.add_argument("--section", help="with --batch: the section")
     ap.add_argument("--reference-batch", metavar="DIR",
-                    help="with --batch: where the reference kernels' values are kept between "
-                         "runs (they change only with the runner and the reference modules)")
+                    help="where the reference kernels' values are kept between runs (they "
+                         "change only with the runner and the reference modules): the batch's, "
+                         "and a method check's count of the reference's lanes' shared bytes")
     ap.add_argument("--from-batch", metavar="DIR",
                     help="read the values the section's batch kept in DIR where they still hold")
     args = ap.parse_args()
@@ -214,7 +215,62 @@ def work_lines(args, run, lanes=False):
     said = nsight.work_bounds(run.values, reference)
     if lanes:
         said += nsight.lane_bounds(run.values, reference)
+        said += thread_bytes_lines(args)
     return said
+
+
+def thread_bytes_lines(args):
+    """lane_bounds' line for the bytes the lanes loaded from shared memory,
+    each lane counted, from the SASS view of the source page: the kernel's
+    launch (kept by the section's batch, or one more ncu run) against the
+    reference kernel's (kept across runs of the build in --reference-batch,
+    or one more run)."""
+    try:
+        mine = kept_sass(args, "sass") or nsight.executed_sass(args.runner, args.kernel,
+                                                               args.name)
+        reference = reference_sass(args)
+    except (nsight.ToolUnavailable, RuntimeError) as err:
+        return [(False, f"the bytes the lanes loaded from shared memory could not be counted "
+                        f"on the source page: {err}")]
+    key = "thread_shared_load_bytes"
+    return nsight.lane_bounds({key: mine.shared_load_bytes_by_thread},
+                              {key: reference.shared_load_bytes_by_thread}, keys=(key,))
+
+
+def reference_sass(args, kernel=None, name=None, exercise=None):
+    """The reference kernel's ncu_source.Executions on the runner's launch of
+    `kernel` (args.kernel): the one --reference-batch kept while the runner,
+    the reference module, the GPU and ncu are unchanged, else counted (one
+    ncu run) and kept there."""
+    kernel, name = kernel or args.kernel, name or args.name
+    folder = getattr(args, "reference_batch", None)
+    if folder:
+        exercise = exercise or nsight.kernel_exercise(args.runner, kernel)
+        if exercise is None:
+            folder = None    # nothing to key the kept count on: count it
+    if folder:
+        inputs = {"files": gtest_verdict.batch_inputs([args.runner], [exercise],
+                                                      folders=args.reference_modules)["files"],
+                  **reference_key(args)}
+        doc = gtest_verdict.read_json(folder, kernel + SASS_SUFFIX)
+        if doc and doc.get("kernel") == kernel and doc.get("inputs") == inputs:
+            found = executions_from(doc.get("sass"))
+            if found is not None:
+                return found
+    found = nsight.executed_sass(args.runner, kernel, name, modules=args.reference_modules)
+    if folder:
+        try:
+            os.makedirs(folder, exist_ok=True)
+            gtest_verdict.write_json(folder, kernel + SASS_SUFFIX, ".json", {
+                "kernel": kernel, "sass": dataclasses.asdict(found), "inputs": inputs})
+        except OSError as err:
+            print(f"{err}")
+    return found
+
+
+# The reference batch's file of a kernel's SASS counts: <kernel>.sass.json,
+# beside reference_work's <kernel>.json.
+SASS_SUFFIX = ".sass"
 
 
 def check_method(args):
@@ -228,7 +284,7 @@ def check_method(args):
                                        args.min_global_load_efficiency)
         said += work_lines(args, run, lanes=args.min_active_threads is not None)
     if args.min_shuffles_per_warp is not None:
-        kept = kept_shuffles(args)
+        kept = kept_sass(args, "sass")
         try:
             if kept is not None:
                 said += nsight.shuffle_counter(kept, args.min_shuffles_per_warp,
@@ -334,10 +390,12 @@ def _left(deadline):
     return left
 
 
-def counts_shuffles(kernel):
-    """Whether a check here counts the kernel's shuffles (on the SASS view
-    of the source page, not the raw page)."""
-    return kernel.get("minShufflesPerWarp") is not None
+def counted_on_sass_page(kernel):
+    """Whether a check here counts what the kernel executed on the SASS
+    view of the source page: its shuffles, or the bytes its lanes load from
+    shared memory (a kernel held to a number of active threads)."""
+    return (kernel.get("minShufflesPerWarp") is not None
+            or kernel.get("minActiveThreadsPerInstruction") is not None)
 
 
 def _run_batch(args, deadline, listing):
@@ -345,7 +403,7 @@ def _run_batch(args, deadline, listing):
     chosen, metrics = [], {}
     for k in listing:
         wanted = graded_metrics(k, bool(args.reference_modules))
-        if k.get("section") == args.section and (wanted or counts_shuffles(k)):
+        if k.get("section") == args.section and (wanted or counted_on_sass_page(k)):
             chosen.append(k)
             metrics.update(wanted)
     if not chosen:
@@ -363,8 +421,9 @@ def _run_batch(args, deadline, listing):
         return 0
     raw = [k for k in chosen if graded_metrics(k, False)]
     kernels = [(f"{k['section']}/{k['id']}", k["name"]) for k in raw]
-    counted = [(f"{k['section']}/{k['id']}", k["name"]) for k in chosen if counts_shuffles(k)]
-    values, reference, shuffles = {}, {}, {}
+    on_page = [k for k in chosen if counted_on_sass_page(k)]
+    counted = [(f"{k['section']}/{k['id']}", k["name"]) for k in on_page]
+    values, reference, sass = {}, {}, {}
     try:
         if kernels:
             values = nsight.profile_batch(args.runner, kernels, metrics, timeout=_left(deadline))
@@ -373,7 +432,20 @@ def _run_batch(args, deadline, listing):
         if counted:
             # One more ncu process, on the SASS view of the source page: a
             # check of its own costs one ncu start-up per kernel.
-            shuffles = nsight.shuffles_batch(args.runner, counted, timeout=_left(deadline))
+            sass = nsight.sass_batch(args.runner, counted, timeout=_left(deadline))
+        if args.reference_modules and args.reference_batch:
+            # The reference's lanes' bytes, for the kernels held to active
+            # threads, kept in --reference-batch for their checks (and every
+            # later run of the build); a kernel whose count fails here is
+            # counted by its check.
+            for k in on_page:
+                if k.get("minActiveThreadsPerInstruction") is None:
+                    continue
+                try:
+                    reference_sass(args, f"{k['section']}/{k['id']}", k["name"],
+                                   f"{k['section']}/{k['exercise']}")
+                except (nsight.ToolUnavailable, RuntimeError) as err:
+                    print(f"batch: the reference {k['id']}'s lanes' bytes: {err}")
     except (nsight.ToolUnavailable, RuntimeError) as err:
         print(f"batch: {str(err).splitlines()[0] if str(err) else err}; every check "
               f"measures its kernel alone")
@@ -385,9 +457,9 @@ def _run_batch(args, deadline, listing):
         doc = {"kernel": kernel, "exercise": exercise, "inputs": kernel_inputs(args, exercise)}
         if kernel in values and (not args.reference_modules or kernel in reference):
             doc.update(values=values[kernel], reference=reference.get(kernel))
-        if kernel in shuffles:
-            doc["shuffles"] = dataclasses.asdict(shuffles[kernel])
-        if "values" not in doc and "shuffles" not in doc:
+        if kernel in sass:
+            doc["sass"] = dataclasses.asdict(sass[kernel])
+        if "values" not in doc and "sass" not in doc:
             continue
         try:
             gtest_verdict.write_json(folder, kernel, ".json", doc)
@@ -449,13 +521,22 @@ def reference_work(args, chosen, kernels, deadline):
     return found
 
 
-def kept_shuffles(args):
-    """The shuffle counts (ncu_source.Executions) that the section's batch
-    kept for the kernel, or None, as kept_values."""
-    return _kept(args, "shuffles", lambda kept: ncu_source.Executions(
-        float(kept["warps"]),
-        {str(op): float(n) for op, n in kept["by_warp"].items()},
-        {str(op): float(n) for op, n in kept["by_lane"].items()}))
+def kept_sass(args, which):
+    """What the kernel's launch executed (ncu_source.Executions, `which`:
+    "sass") that the section's batch kept for it, or None, as kept_values."""
+    return _kept(args, which, executions_from)
+
+
+def executions_from(kept):
+    """ncu_source.Executions from its dict (dataclasses.asdict), or None."""
+    try:
+        return ncu_source.Executions(
+            float(kept["warps"]),
+            {str(op): float(n) for op, n in kept["by_warp"].items()},
+            {str(op): float(n) for op, n in kept["by_lane"].items()},
+            float(kept.get("shared_load_bytes_by_thread", "nan")))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 def kept_values(args, which, metrics):

@@ -23,13 +23,33 @@ FAKE_NCU = r'''#!/usr/bin/env python3
 import os, sys
 args = sys.argv[1:]
 log = args[args.index("--log-file") + 1]
-metrics = args[args.index("--metrics") + 1].split(",")
-# A metric this GPU's ncu does not count has no column (FAKE_OMIT).
-metrics = [m for m in metrics if m not in os.environ.get("FAKE_OMIT", "").split(",")]
 # The reference build's kernel (WB_MODULES=/reference) has values of its own.
 chosen = ("FAKE_REFERENCE_VALUES" if os.environ.get("WB_MODULES") == "/reference"
           else "FAKE_VALUES")
 values = dict(item.split("=") for item in os.environ.get(chosen, "").split(",") if item)
+if "source" in args:
+    # The SASS view of the source page: the kernel's first instruction (its
+    # 4 warps), one shared load whose predicated-on lanes are LDS_LANES, and
+    # the memory columns unless FAKE_NO_MEMORY_COLUMNS.
+    columns = ["Address", "Source", "Instructions Executed", "Thread Instructions Executed"]
+    memory = ["Predicated-On Thread Instructions Executed", "Address Space", "Access Operation",
+              "Access Size"]
+    lanes = values.get("LDS_LANES", "1020")
+    rows = [["0x0", "LDC R1, c[0x0][0x28]", "4", "128", "128", "-", "-", "-"],
+            ["0x10", "LDS R2, [R4]", "40", "1280", lanes, "Shared", "Load", "32"],
+            ["0x20", "EXIT", "4", "128", "128", "-", "-", "-"]]
+    if os.environ.get("FAKE_NO_MEMORY_COLUMNS"):
+        rows = [r[:4] for r in rows]
+    else:
+        columns += memory
+    with open(log, "w") as out:
+        out.write('"Kernel Name","wb::reduction::reduceSmem(int *, int *, unsigned int)",\n')
+        for fields in [columns] + rows:
+            out.write(",".join('"%s"' % f for f in fields) + "\n")
+    sys.exit(int(os.environ.get("FAKE_EXIT", "0")))
+metrics = args[args.index("--metrics") + 1].split(",")
+# A metric this GPU's ncu does not count has no column (FAKE_OMIT).
+metrics = [m for m in metrics if m not in os.environ.get("FAKE_OMIT", "").split(",")]
 header = ["ID", "Kernel Name"] + metrics
 units = ["", ""] + ["" for _ in metrics]
 row = ["0", os.environ["FAKE_KERNEL"] + "(int *, int *, unsigned int)"] + [
@@ -45,8 +65,8 @@ sys.exit(int(os.environ.get("FAKE_EXIT", "0")))
 '''
 
 
-def run_check(folder, values, *options, exit_status=0, says="", omit=()):
-    env = dict(os.environ, PATH=f"{folder}:{os.environ.get('PATH', '')}",
+def run_check(folder, values, *options, exit_status=0, says="", omit=(), **more_env):
+    env = dict(os.environ, **more_env, PATH=f"{folder}:{os.environ.get('PATH', '')}",
                FAKE_OMIT=",".join(omit),
                FAKE_VALUES=",".join(f"{k}={v}" for k, v in values.items()),
                FAKE_KERNEL="wb::reduction::reduceSmem", FAKE_EXIT=str(exit_status),
@@ -106,6 +126,18 @@ CASES = [
      AGAINST_THE_REFERENCE, 0, "", 1,
      "FAILED reduction/reduceSmem: bytes loaded from shared memory 65536, the reference's "
      "4080: more than 4 times"),
+    ("every lane repeating the serial sum by broadcast loads",
+     {ACTIVE: "31.6", EFFICIENCY: "99.1", INSTRUCTIONS: "712", THREAD_INSTRUCTIONS: "22500",
+      SHARED_BYTES: "4096", "LDS_LANES": "16388"},
+     AGAINST_THE_REFERENCE, 0, "", 1,
+     "FAILED reduction/reduceSmem: bytes the lanes loaded from shared memory, each lane "
+     "counted 65552, the reference's 4080: more than 4 times"),
+    ("a tree's lanes' shared bytes", {ACTIVE: "31.0", EFFICIENCY: "99.1", INSTRUCTIONS: "650",
+                                      THREAD_INSTRUCTIONS: "20000", SHARED_BYTES: "5632",
+                                      "LDS_LANES": "1408"},
+     AGAINST_THE_REFERENCE, 0, "", 0,
+     "bytes the lanes loaded from shared memory, each lane counted 5632, the reference's "
+     "4080 (at most 4 times)"),
     ("a serial sum padded with full-warp work", {ACTIVE: "31.9", EFFICIENCY: "99.1",
                                                  INSTRUCTIONS: "148256"},
      AGAINST_THE_REFERENCE, 0, "", 1,
@@ -364,6 +396,13 @@ def main():
         rc, out = run_check(folder, values, *AGAINST_THE_REFERENCE, omit=(SHARED_BYTES,))
         if rc != 0 or "not counted by this GPU's Nsight Compute" not in out:
             problems.append(f"shared bytes not counted: exit {rc}, expected 0 and the "
+                            f"bound said not graded:\n{out}")
+        # A source page without the memory columns: the lanes' own bytes
+        # are not graded, the rest still is.
+        values[SHARED_BYTES] = "5632"
+        rc, out = run_check(folder, values, *AGAINST_THE_REFERENCE, FAKE_NO_MEMORY_COLUMNS="1")
+        if rc != 0 or "each lane counted: not counted by this GPU's Nsight Compute" not in out:
+            problems.append(f"lanes' shared bytes not counted: exit {rc}, expected 0 and the "
                             f"bound said not graded:\n{out}")
     for p in problems:
         print("PROBLEM " + p)
