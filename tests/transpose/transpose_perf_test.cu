@@ -38,6 +38,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <future>
 #include <memory>
 #include <stdexcept>
@@ -49,6 +50,7 @@
 #include "transpose_check.h"
 #include "wb/buffer.h"
 #include "wb/cuda_check.h"
+#include "wb/fingerprint.h"
 #include "wb/gtest_support.h"
 #include "wb/modules.h"
 #include "wb/perf_compares.h"
@@ -89,7 +91,12 @@ const TransposeKernel& checkedKernel(const std::string& name, std::uint64_t seed
 /// order in which the timed runs get them. No expected output is kept on
 /// the device: a timed run is checked against its input itself
 /// (compareTransposeOnDevice), so no answer sits in memory a kernel could
-/// copy.
+/// copy. Since that check trusts the input, each input's fingerprint is
+/// kept on the host, as drawn and then as prepare() changes it, and every
+/// timed run is checked to have left its input as it was (intact()): a
+/// kernel that writes its input (its `const` cast away), zeros in it and
+/// in the output, say, would otherwise pass its check at the speed of two
+/// streams of writes.
 struct TimedMatrices {
   TimedMatrices(std::uint64_t seed, int repetitions) : schedule(repetitions, seed) {
     // Drawing 2^26 floats takes a while on the host: the inputs are made on
@@ -105,6 +112,7 @@ struct TimedMatrices {
       in.push_back(std::make_unique<DeviceBuffer<float>>(kElements));
       in.back()->poison();
       in.back()->upload(host);
+      fingerprint.push_back(perf::fingerprintOnHost(host));
     }
   }
 
@@ -120,15 +128,34 @@ struct TimedMatrices {
       WB_CUDA(cudaMemcpy(&x, in[input]->data() + i, sizeof x, cudaMemcpyDeviceToHost));
       const float value = x != 0.0f ? -x : 0.5f;
       WB_CUDA(cudaMemcpy(in[input]->data() + i, &value, sizeof value, cudaMemcpyHostToDevice));
+      // x was checked intact after the last run that read this input.
+      fingerprint[input] +=
+          perf::fingerprintTerm(i, bitsOf(value)) - perf::fingerprintTerm(i, bitsOf(x));
     }
     return input;
+  }
+
+  /// "" when input @p input holds what the host drew and prepare() changed,
+  /// else what is wrong: a kernel wrote it.
+  std::string intact(std::size_t input) const {
+    if (perf::fingerprintOnDevice(in[input]->data(), kElements) == fingerprint[input]) return "";
+    return "its input matrix changed during the run (a kernel may read its input, never write "
+           "it: `const float* in`)";
   }
 
   InputSchedule schedule;
   // Device buffers are not movable: one allocation each.
   std::vector<std::unique_ptr<DeviceBuffer<float>>> in;
+  // Each input's fingerprint as it must be (perf::fingerprintOnHost).
+  std::vector<std::uint64_t> fingerprint;
 
  private:
+  static std::uint32_t bitsOf(float v) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &v, sizeof bits);
+    return bits;
+  }
+
   int prepared_ = -1;  // the last timed run whose element has changed
 };
 
@@ -186,8 +213,10 @@ class TransposeUnderTest {
     const DeviceBuffer<float>& input = *matrices_.in[current_];
     const std::string what = testing::describeRun(k_, kRows, kCols, defaultBlock());
     const IndexFormatter where = rowColIndex(outputCols(k_.reference, kRows, kCols));
+    const std::string changed = matrices_.intact(current_);
     const std::string problem =
-        k_.reference == Reference::Copy
+        !changed.empty() ? changed
+        : k_.reference == Reference::Copy
             ? perf::compareWithExpected(out_, perf::fingerprintOnDevice(input.data(), input.size()),
                                         what, where, [&input] { return input.download(); })
             : perf::compareTransposeOnDevice(out_, input, kRows, kCols, what, where);
