@@ -18,9 +18,14 @@
  *    g_odata[0, blocks);
  *  - kernels whose shared array is `Dynamic` declare it
  *    `extern __shared__ int smem[];` and are launched with
- *    kReduceBlock * sizeof(int) bytes of dynamic shared memory; `Static`
+ *    (threads per block) * sizeof(int) bytes of dynamic shared memory; `Static`
  *    ones declare `__shared__ int smem[kReduceBlock];`; `None` use no shared
  *    memory at all.
+ *  - a kernel marked `anyBlock` (reduceSmemAnyBlock, the book's exercise 8)
+ *    is correct with every block size of kAnyBlockSizes (64 to 1024
+ *    threads, powers of two), not only 128: with B threads a block, block b
+ *    sums the elements [b * B, (b + 1) * B) below n, and the launch gives it
+ *    B * sizeof(int) bytes of dynamic shared memory.
  * launch() applies these rules. Each exercise is one file with the kernel's
  * name under `starter/reduction/`; reduceGmem.cu is the worked example.
  *
@@ -64,6 +69,9 @@ __global__ void reduceGmemUnroll(int* g_idata, int* g_odata, unsigned int n);
 __global__ void reduceSmemUnroll(int* g_idata, int* g_odata, unsigned int n);
 /// reduceSmemUnroll with the shared array in dynamic shared memory (5.3.3).
 __global__ void reduceSmemUnrollDyn(int* g_idata, int* g_odata, unsigned int n);
+/// reduceSmemDyn for any block size of kAnyBlockSizes, read from blockDim.x
+/// (the book's exercise 8: the block-size experiment).
+__global__ void reduceSmemAnyBlock(int* g_idata, int* g_odata, unsigned int n);
 
 /**
  * @brief Effective bandwidth in GB/s (book section 5.3.4): the bytes a kernel
@@ -105,6 +113,11 @@ struct ReduceKernel {
   /// declared in: the shuffle section's reductions (chapters/shuffle/
   /// shuffle.cuh) meet this contract too.
   const char* section = "reduction";
+  /// Correct with every block size of kAnyBlockSizes, not only kReduceBlock.
+  bool anyBlock = false;
+  /// Threads per block it is launched with: kReduceBlock, or for an
+  /// `anyBlock` kernel any size of kAnyBlockSizes (withThreads).
+  int threads = kReduceBlock;
 
   /// The kernel, from the exercise's compiled module (exercise_kernel.h).
   const void* function() const {
@@ -112,10 +125,16 @@ struct ReduceKernel {
         std::string("wb::") + section + "::" + exercise + kKernelParameters;
     return exerciseKernel(section, exercise, signature.c_str());
   }
+  /// The same kernel launched with @p blockThreads threads per block.
+  ReduceKernel withThreads(int blockThreads) const {
+    ReduceKernel k = *this;
+    k.threads = blockThreads;
+    return k;
+  }
   /// Input elements one block sums.
-  unsigned int span() const { return elementsPerBlock(unroll); }
+  unsigned int span() const { return elementsPerBlock(unroll, threads); }
   /// Blocks, and partial sums written, for an input of @p n elements.
-  unsigned int blocks(unsigned int n) const { return blocksFor(n, unroll); }
+  unsigned int blocks(unsigned int n) const { return blocksFor(n, unroll, threads); }
   /// Static shared memory the kernel must declare, in bytes.
   std::size_t staticSmemBytes() const {
     switch (shared) {
@@ -128,7 +147,7 @@ struct ReduceKernel {
   }
   /// Dynamic shared memory to launch with, in bytes.
   std::size_t dynamicSmemBytes() const {
-    return shared == SharedArray::Dynamic ? kReduceBlock * sizeof(int) : 0;
+    return shared == SharedArray::Dynamic ? threads * sizeof(int) : 0;
   }
   /// Bytes the reduction must move (5.3.4): every input element read once,
   /// every partial sum written once. In-place kernels move more than this;
@@ -153,6 +172,7 @@ inline const std::vector<ReduceKernel>& reductionKernels() {
       {"reduceSmemUnroll", kU, false, S::Static, "5.3.2"},
       {"reduceSmemDyn", 1, false, S::Dynamic, "5.3.3"},
       {"reduceSmemUnrollDyn", kU, false, S::Dynamic, "5.3.3"},
+      {"reduceSmemAnyBlock", 1, false, S::Dynamic, "5.3.3", "reduction", true},
   };
   return all;
 }
@@ -165,12 +185,12 @@ inline const ReduceKernel* findReductionKernel(const std::string& exercise) {
   return nullptr;
 }
 
-/// Launches @p k over the @p n elements of @p in, writing k.blocks(n)
-/// partial sums into @p out. @p n must be at least 1 (no blocks is an invalid
+/// Launches @p k over the @p n elements of @p in with k.threads threads per
+/// block, writing k.blocks(n) partial sums into @p out. @p n must be at least 1 (no blocks is an invalid
 /// launch). Launch errors are left for the caller to check.
 inline void launch(const ReduceKernel& k, int* in, int* out, unsigned int n,
                    cudaStream_t stream = nullptr) {
-  launchKernel(k.function(), k.blocks(n), kReduceBlock, k.dynamicSmemBytes(), stream, in, out, n);
+  launchKernel(k.function(), k.blocks(n), k.threads, k.dynamicSmemBytes(), stream, in, out, n);
 }
 
 }  // namespace wb::reduction

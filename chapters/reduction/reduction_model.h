@@ -41,17 +41,23 @@ static_assert(kInputMagnitude * kMaxExactElements <=
                   static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()),
               "bounded inputs of the longest allowed length must not overflow int32");
 
-/// Input elements one block reduces when each thread first adds @p unroll
-/// of them: its span. Block b sums elements [b * span, (b + 1) * span) that
-/// are below n.
-constexpr unsigned int elementsPerBlock(int unroll) {
-  return static_cast<unsigned int>(kReduceBlock * unroll);
+/// The block sizes a kernel written for any block size must handle (the
+/// book's exercise 8 times 64, 128, 512 and 1024): every power of two from
+/// two warps to the 1024 threads a block may hold. Fewer than 64 threads
+/// would leave the warp steps (64 -> 1) more partial sums than there are.
+constexpr int kAnyBlockSizes[] = {64, 128, 256, 512, 1024};
+
+/// Input elements one block of @p threads threads reduces when each thread
+/// first adds @p unroll of them: its span. Block b sums elements
+/// [b * span, (b + 1) * span) that are below n.
+constexpr unsigned int elementsPerBlock(int unroll, int threads = kReduceBlock) {
+  return static_cast<unsigned int>(threads * unroll);
 }
 
 /// Blocks a launch over @p n elements needs: ceil(n / span), written so that
 /// it cannot overflow for any unsigned n.
-constexpr unsigned int blocksFor(unsigned int n, int unroll) {
-  const unsigned int span = elementsPerBlock(unroll);
+constexpr unsigned int blocksFor(unsigned int n, int unroll, int threads = kReduceBlock) {
+  const unsigned int span = elementsPerBlock(unroll, threads);
   return n / span + (n % span != 0 ? 1u : 0u);
 }
 

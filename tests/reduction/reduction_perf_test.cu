@@ -26,6 +26,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -107,6 +108,44 @@ class PerfReductionYardstick : public testing::ReductionYardstickTest<kernelName
 TEST_P(PerfReductionYardstick, KeepsReferenceSpeed) { expectKeepsReferenceSpeed(); }
 INSTANTIATE_TEST_SUITE_P(Yardsticks, PerfReductionYardstick,
                          ::testing::Values("reduceSmem", "reduceSmemUnroll", "reduceGmemUnroll"),
+                         testing::yardstickName);
+
+// The book's exercise 8: the block-size experiment. The student's kernel
+// for any block size is timed at each of the book's block sizes against the
+// reference kernel at the same size, and must keep its speed at every one
+// (the yardsticks' 10%): a kernel that is fast at 128 threads and slow
+// elsewhere, or idles on the timed size, fails. The test prints the
+// reference's times by block size, which is the experiment's answer on the
+// GPU at hand (the book's Table 36 found 512 fastest for most kernels).
+class PerfReductionBlockSize : public testing::ReductionYardstickTest<kernelNamed> {
+ protected:
+  void expectKeepsReferenceSpeedAtEachSize() const {
+    SCOPED_TRACE(seedNote(this->seed_));
+    const ReduceKernel& k = kernelNamed(this->GetParam());
+    int fastest = 0;
+    double fastestMs = 0.0;
+    for (const int threads : {64, 128, 512, 1024}) {
+      SCOPED_TRACE("blocks of " + std::to_string(threads) + " threads");
+      const ReduceKernel sized = k.withThreads(threads);
+      const testing::TimedReduction mine{sized};
+      const testing::TimedReduction theirs{sized, WB_REFERENCE_MODULES};
+      const auto [mineMs, theirMs] = this->medianMs(mine, theirs);
+      const std::string size = " (" + std::to_string(threads) + " threads)";
+      perf::expectNoSlowerThan(GetParam() + size, mineMs, "reference " + GetParam() + size,
+                               theirMs, kMaxRatio);
+      if (fastest == 0 || theirMs < fastestMs) {
+        fastest = threads;
+        fastestMs = theirMs;
+      }
+    }
+    std::printf("fastest block size of the reference %s on this GPU: %d threads\n",
+                GetParam().c_str(), fastest);
+  }
+};
+TEST_P(PerfReductionBlockSize, KeepsReferenceSpeedAtTheBookBlockSizes) {
+  expectKeepsReferenceSpeedAtEachSize();
+}
+INSTANTIATE_TEST_SUITE_P(Yardsticks, PerfReductionBlockSize, ::testing::Values("reduceSmemAnyBlock"),
                          testing::yardstickName);
 
 }  // namespace
