@@ -111,12 +111,18 @@ INSTANTIATE_TEST_SUITE_P(Yardsticks, PerfReductionYardstick,
                          testing::yardstickName);
 
 // The book's exercise 8: the block-size experiment. The student's kernel
-// for any block size is timed at each of the book's block sizes against the
-// reference kernel at the same size, and must keep its speed at every one
-// (the yardsticks' 10%): a kernel that is fast at 128 threads and slow
-// elsewhere, or idles on the timed size, fails. The test prints the
-// reference's times by block size, which is the experiment's answer on the
-// GPU at hand (the book's Table 36 found 512 fastest for most kernels).
+// for any block size is timed at every size of kAnyBlockSizes (the book's
+// 64, 128, 512 and 1024, and 256) against the reference kernel at the same
+// size, and must keep its speed at every one (the yardsticks' 10%): a kernel
+// that is fast at 128 threads and slow, or serial, at another size, or idles
+// on the timed size, fails (on an H100, a kernel raking the values in warp 0
+// at every size but 128 ran 1.246x of the reference at 1024 threads). Speed
+// does not show a serial sum at one size, though: the sum is memory-bound,
+// and thread 0 adding a block's values one by one at 256 threads ran 0.877x
+// of the reference (an open forgery, grader/tests/forgeries/open/). The
+// test prints the reference's times by block size, which is the
+// experiment's answer on the GPU at hand (the book's Table 36 found 512
+// fastest for most kernels).
 class PerfReductionBlockSize : public testing::ReductionYardstickTest<kernelNamed> {
  protected:
   void expectKeepsReferenceSpeedAtEachSize() const {
@@ -124,7 +130,7 @@ class PerfReductionBlockSize : public testing::ReductionYardstickTest<kernelName
     const ReduceKernel& k = kernelNamed(this->GetParam());
     int fastest = 0;
     double fastestMs = 0.0;
-    for (const int threads : {64, 128, 512, 1024}) {
+    for (const int threads : kAnyBlockSizes) {
       SCOPED_TRACE("blocks of " + std::to_string(threads) + " threads");
       const ReduceKernel sized = k.withThreads(threads);
       const testing::TimedReduction mine{sized};
@@ -142,7 +148,7 @@ class PerfReductionBlockSize : public testing::ReductionYardstickTest<kernelName
                 GetParam().c_str(), fastest);
   }
 };
-TEST_P(PerfReductionBlockSize, KeepsReferenceSpeedAtTheBookBlockSizes) {
+TEST_P(PerfReductionBlockSize, KeepsReferenceSpeedAtEveryBlockSize) {
   expectKeepsReferenceSpeedAtEachSize();
 }
 INSTANTIATE_TEST_SUITE_P(Yardsticks, PerfReductionBlockSize, ::testing::Values("reduceSmemAnyBlock"),

@@ -1,0 +1,38 @@
+// forgery: no tree at any block size: warp 0's lanes each add a column of the block's values, then every lane of warp 0 re-adds the 32 column sums by broadcast int4 loads. Estimated from the machine code on the 128-thread method-counter launch: 18,448 bytes loaded by the lanes against the bound of 20,416, 620 idle lanes, about 31 active threads; not measured on a GPU (found in the fifteenth reading of the checks, 2026-11-27).
+// exercise: reduction/reduceSmemAnyBlock
+// base: solutions
+// expect: zero method
+#include "reduction/reduction.cuh"
+
+namespace wb::reduction {
+
+__global__ void reduceSmemAnyBlock(int* g_idata, int* g_odata, unsigned int n) {
+  extern __shared__ __align__(16) int smem[];
+  const unsigned int tid = threadIdx.x;
+  const unsigned int idx = blockIdx.x * blockDim.x + tid;
+
+  smem[tid] = idx < n ? g_idata[idx] : 0;
+  __syncthreads();
+
+  if (tid < 32) {
+    int column = 0;
+#pragma unroll 4
+    for (unsigned int i = tid; i < blockDim.x; i += 32) column += smem[i];
+    __syncwarp();
+    smem[tid] = column;
+    __syncwarp();
+    const int4* words = reinterpret_cast<const int4*>(smem);
+    int sum = 0;
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      const int4 w = words[k];
+      sum += w.x + w.y + w.z + w.w;
+    }
+    __syncwarp();
+    smem[tid] = sum;
+    __syncwarp();
+    if (tid == 0) g_odata[blockIdx.x] = smem[0];
+  }
+}
+
+}  // namespace wb::reduction
