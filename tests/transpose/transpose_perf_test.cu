@@ -38,7 +38,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <future>
 #include <memory>
 #include <stdexcept>
@@ -129,8 +128,7 @@ struct TimedMatrices {
       const float value = x != 0.0f ? -x : 0.5f;
       WB_CUDA(cudaMemcpy(in[input]->data() + i, &value, sizeof value, cudaMemcpyHostToDevice));
       // x was checked intact after the last run that read this input.
-      fingerprint[input] +=
-          perf::fingerprintTerm(i, bitsOf(value)) - perf::fingerprintTerm(i, bitsOf(x));
+      fingerprint[input] += perf::fingerprintTermOf(i, value) - perf::fingerprintTermOf(i, x);
     }
     return input;
   }
@@ -150,12 +148,6 @@ struct TimedMatrices {
   std::vector<std::uint64_t> fingerprint;
 
  private:
-  static std::uint32_t bitsOf(float v) {
-    std::uint32_t bits = 0;
-    std::memcpy(&bits, &v, sizeof bits);
-    return bits;
-  }
-
   int prepared_ = -1;  // the last timed run whose element has changed
 };
 

@@ -37,16 +37,22 @@ WB_HD inline std::uint64_t fingerprintTerm(std::uint64_t index, std::uint32_t bi
   return z ^ (z >> 31);
 }
 
+/// fingerprintTerm of element @p index holding @p value (a 32-bit int or
+/// float), on the host: what one element adds, so that a fingerprint can
+/// follow a change of one element.
+template <class T>
+std::uint64_t fingerprintTermOf(std::uint64_t index, T value) {
+  static_assert(sizeof(T) == sizeof(std::uint32_t), "fingerprints are of 32-bit elements");
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &value, sizeof bits);
+  return fingerprintTerm(index, bits);
+}
+
 /// The fingerprint of @p values, computed on the host.
 template <class T>
 std::uint64_t fingerprintOnHost(const std::vector<T>& values) {
-  static_assert(sizeof(T) == sizeof(std::uint32_t), "fingerprints are of 32-bit elements");
   std::uint64_t sum = 0;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    std::uint32_t bits = 0;
-    std::memcpy(&bits, &values[i], sizeof bits);
-    sum += fingerprintTerm(i, bits);
-  }
+  for (std::size_t i = 0; i < values.size(); ++i) sum += fingerprintTermOf(i, values[i]);
   return sum;
 }
 
