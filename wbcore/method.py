@@ -204,6 +204,10 @@ def evaluate(listings, facts, sources=(), exercise_file=""):
             for i in sass.counted(instructions):
                 for cls in sass.classes(i):
                     by_class.setdefault(cls, []).append(i)
+            # The kernel's own reads of the active mask are votes too.
+            by_class.setdefault("VOTE", []).extend(sass.mask_votes(instructions))
+            if not by_class["VOTE"]:
+                del by_class["VOTE"]
             addressed = sass.shuffle_addressed(instructions)
             if addressed:
                 by_class["SHFL.ADDRESSED"] = addressed

@@ -143,6 +143,8 @@ class Executions:
     # once in Nsight Compute's own shared-load bytes; NaN where the page has
     # no columns to count them from.
     shared_load_bytes_by_thread: float = math.nan
+    # The same for the stores: the bytes the threads stored to shared memory.
+    shared_store_bytes_by_thread: float = math.nan
 
 
 def executed_by_opcode(text):
@@ -160,7 +162,7 @@ def executed_by_opcode(text):
     warps = None
     counts = {}
     lanes = {}
-    shared_bytes = 0.0
+    shared_bytes = {"Load": 0.0, "Store": 0.0}
     countable = True    # every table has the columns the shared bytes need
     for row in csv.reader(io.StringIO("\n".join(rows))):
         if not row:
@@ -186,13 +188,16 @@ def executed_by_opcode(text):
         opcode = words[0].split(".")[0]
         counts[opcode] = counts.get(opcode, 0.0) + executed
         lanes[opcode] = lanes.get(opcode, 0.0) + threads
+        operation = _cell(row, header, "Access Operation")
         if countable and _cell(row, header, "Address Space") == "Shared" \
-                and _cell(row, header, "Access Operation") == "Load":
-            shared_bytes += (_number(_cell(row, header, PREDICATED_ON_EXECUTED))
-                             * _number(_cell(row, header, "Access Size")) / 8)
+                and operation in shared_bytes:
+            shared_bytes[operation] += (_number(_cell(row, header, PREDICATED_ON_EXECUTED))
+                                        * _number(_cell(row, header, "Access Size")) / 8)
     if header is None:
         raise SourcePageError(f"ncu printed no SASS table with the column '{EXECUTED}'")
-    return Executions(warps or 0.0, counts, lanes, shared_bytes if countable else math.nan)
+    return Executions(warps or 0.0, counts, lanes,
+                      shared_bytes["Load"] if countable else math.nan,
+                      shared_bytes["Store"] if countable else math.nan)
 
 
 def _cell(row, header, name):

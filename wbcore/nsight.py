@@ -177,10 +177,30 @@ LANE_BOUNDS = (("idle_lanes", 4.0, 32 * 32, "lanes left idle by the warp instruc
                 "the lanes read the shared values many times over, each its own copy, as "
                 "when every lane of a warp repeats the serial sum by broadcast loads; a "
                 "tree reads each partial sum once or twice"))
-# Where LANE_BOUNDS' values come from, for the line that says one was not
-# counted: WORK_METRICS' metric, or this.
+# The least the lanes store to and load from shared memory, against the
+# reference's on the same launch: a reduction in shared memory puts every
+# thread's value (or its register sum) there and reads it back as the tree
+# adds. A kernel whose values never go through shared memory (warp 0
+# reading columns from global memory, only 32 sums stored) moves a small
+# share of those bytes; a tree over the block's values stores and loads at
+# least the block's values once, and its partial sums, about three quarters
+# of the reference's bytes. A kernel that stores and loads the values only
+# to pad these counts, and adds them another way, is not stopped here.
+# (key, the Executions field, least share of the reference's, what, why)
+LANE_MINIMA = (("thread_shared_store_bytes", "shared_store_bytes_by_thread", 0.5,
+                "bytes the lanes stored to shared memory, each lane counted",
+                "the block's values did not go through shared memory: every thread stores "
+                "its value (or its register sum) before the tree adds the stored values"),
+               ("thread_shared_load_bytes", "shared_load_bytes_by_thread", 0.5,
+                "bytes the lanes loaded from shared memory, each lane counted",
+                "the block's values were not added from shared memory: each step of the "
+                "tree loads the partial sums the step before stored"))
+# Where LANE_BOUNDS' and LANE_MINIMA's values come from, for the line that
+# says one was not counted: WORK_METRICS' metric, or this.
 LANE_SOURCES = {"thread_shared_load_bytes": "the source page's predicated-on lanes and access "
-                                            "sizes of the shared loads"}
+                                            "sizes of the shared loads",
+                "thread_shared_store_bytes": "the source page's predicated-on lanes and access "
+                                             "sizes of the shared stores"}
 
 
 def lane_bounds(values, reference, keys=("idle_lanes", "shared_load_bytes")):
@@ -205,6 +225,30 @@ def lane_bounds(values, reference, keys=("idle_lanes", "shared_load_bytes")):
         else:
             said.append((False, line + f": more than {factor:g} times the reference's on the "
                          f"same launch: {why}"))
+    return said
+
+
+def thread_byte_bounds(mine, reference):
+    """[(passed, line)] for the bytes the lanes loaded from shared memory
+    (at most LANE_BOUNDS' share, at least LANE_MINIMA's) and stored to it
+    (at least LANE_MINIMA's) on a launch, each lane counted, from the SASS
+    view of its source page (ncu_source.Executions), against the reference
+    kernel's on the same launch."""
+    key = "thread_shared_load_bytes"
+    said = lane_bounds({key: mine.shared_load_bytes_by_thread},
+                       {key: reference.shared_load_bytes_by_thread}, keys=(key,))
+    for key, field, share, what, why in LANE_MINIMA:
+        got = float(getattr(mine, field, math.nan))
+        ref = float(getattr(reference, field, math.nan))
+        if math.isnan(got) or math.isnan(ref):
+            said.append((True, f"{what}: not counted by this GPU's Nsight Compute "
+                               f"({LANE_SOURCES[key]}), not graded"))
+        elif got >= share * ref:
+            said.append((True, f"{what} {got:.0f}, the reference's {ref:.0f} "
+                               f"(at least {share:g} times)"))
+        else:
+            said.append((False, f"{what} {got:.0f}, the reference's {ref:.0f}: less than "
+                                f"{share:g} times the reference's on the same launch: {why}"))
     return said
 
 

@@ -423,7 +423,8 @@ CLASSES = {
     "FIMM": "a floating-point multiply or add with a literal operand (an immediate)",
     "GENERIC": "a load or store through a generic address (LD, ST): the compiler could not "
                "tell whether it reaches global or shared memory",
-    "VOTE": "a warp vote (VOTE, MATCH: __ballot_sync, __all_sync, __any_sync, __match_*_sync)",
+    "VOTE": "a warp vote (VOTE, MATCH: __ballot_sync, __all_sync, __any_sync, __match_*_sync; "
+            "__activemask() used as a number or taken inside a branch)",
     "MMA": "a matrix multiply-accumulate on the tensor cores (HMMA, IMMA, DMMA, BMMA, the "
            "warpgroup GMMAs, MOVM): it combines values across the lanes of a warp",
     "MBARRIER": "an operation on a shared-memory mbarrier (SYNCS, ARRIVES: mbarrier.init, "
@@ -560,6 +561,55 @@ def _votes_on_a_predicate(instr):
     __all_sync, __any_sync on a condition)."""
     inputs = instr.operands.split(",", 1)[1] if "," in instr.operands else ""
     return bool(_PREDICATE_RE.search(inputs))
+
+
+# Instructions that copy a register unchanged: the active mask they copy is
+# still the compiler's (a VOTE result moved into a uniform register before
+# it is compared).
+_COPIES = ("MOV", "R2UR", "UMOV")
+
+
+def mask_votes(instructions):
+    """The votes on PT alone (VOTE.ANY R0, PT, PT: __activemask(), which
+    classes() leaves to the compiler) that the kernel itself uses (class
+    VOTE): one under a guard (@P0 VOTE.ANY, the lanes on one side of a
+    branch), or one whose mask reaches, through plain copies, a store or an
+    instruction that computes a register from it (__popc of the mask taken
+    inside an `if`: the lanes that took the branch, a vote on its
+    condition). The compiler's own mask only meets the mask a warp-wide
+    step needs in a comparison that writes a predicate (LOP3.LUT P0, RZ,
+    R0, UR4, ...) or goes to WARPSYNC. Each vote's mask is followed in
+    program order (counted()) until its registers are written again."""
+    order = counted(instructions)
+    found = []
+    for k, vote in enumerate(order):
+        if vote.base not in ("VOTE", "VOTEU") or _votes_on_a_predicate(vote):
+            continue
+        if vote.predicate.lstrip("@!") not in ("", "PT", "UPT"):
+            found.append(vote)
+            continue
+        regs, uregs = set(_destination(vote)), set(_uniform_destination(vote))
+        for i in order[k + 1:]:
+            if not regs and not uregs:
+                break
+            written, written_uniform = _destination(i), _uniform_destination(i)
+            parts = [t.strip() for t in i.operands.split(",")]
+            count = 0 if i.base in _STORE_SPACE or not (written or written_uniform) else (
+                2 if len(parts) > 1 and re.fullmatch(r"U?P[0-6T]", parts[1]) else 1)
+            inputs = ", ".join(parts[count:])
+            reads = (any(r in regs for r in _registers(inputs))
+                     or any(int(r) in uregs for r in _UREGISTER_RE.findall(inputs)))
+            if reads and i.base in _COPIES:
+                regs.update(written)
+                uregs.update(written_uniform)
+                continue
+            if reads and (written or written_uniform or i.base in _STORE_SPACE
+                          or i.base in _LOAD_SPACE):
+                found.append(vote)
+                break
+            regs.difference_update(written)
+            uregs.difference_update(written_uniform)
+    return found
 
 
 def _registers(text):

@@ -31,6 +31,18 @@ SAMPLE = [
 ]
 
 
+class ForgeryBatchOrder(unittest.TestCase):
+    def test_the_batch_changes_base_once_and_grades_the_pristine_ones_last(self):
+        # The batch grades in name order; a slot recompiles every exercise
+        # file where the base changes, so each base's forgeries are together.
+        names = sorted([gf.submission_name(f) for f in SAMPLE] + list(gf.PRISTINE.values()))
+        bases = [next((f["base"] for f in SAMPLE if gf.submission_name(f) == n), "pristine")
+                 for n in names]
+        changes = sum(1 for a, b in zip(bases, bases[1:]) if a != b)
+        self.assertEqual(changes, 2, list(zip(names, bases)))
+        self.assertEqual(bases[-2:], ["pristine", "pristine"])
+
+
 class ForgeryGroups(unittest.TestCase):
     def test_refused_and_limit_alone_need_no_gpu(self):
         stems = [f["stem"] for f in gf.needs_gpu(SAMPLE)]

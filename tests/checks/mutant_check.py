@@ -137,11 +137,9 @@ def too_much_work(runner, k, values, reference_modules, lanes=False):
         # The lanes' own shared bytes, on the source page of each (two more
         # ncu runs), as profile_check's thread_bytes_lines.
         kernel = f"{k['section']}/{k['id']}"
-        key = "thread_shared_load_bytes"
         mine = nsight.executed_sass(runner, kernel, k["name"])
         theirs = nsight.executed_sass(runner, kernel, k["name"], modules=reference_modules)
-        said += nsight.lane_bounds({key: mine.shared_load_bytes_by_thread},
-                                   {key: theirs.shared_load_bytes_by_thread}, keys=(key,))
+        said += nsight.thread_byte_bounds(mine, theirs)
     wrong = [line for passed, line in said if not passed]
     return wrong[0] if wrong else None
 

@@ -220,8 +220,9 @@ def work_lines(args, run, lanes=False):
 
 
 def thread_bytes_lines(args):
-    """lane_bounds' line for the bytes the lanes loaded from shared memory,
-    each lane counted, from the SASS view of the source page: the kernel's
+    """thread_byte_bounds' lines for the bytes the lanes loaded from and
+    stored to shared memory, each lane counted, from the SASS view of the
+    source page: the kernel's
     launch (kept by the section's batch, or one more ncu run) against the
     reference kernel's (kept across runs of the build in --reference-batch,
     or one more run)."""
@@ -232,9 +233,7 @@ def thread_bytes_lines(args):
     except (nsight.ToolUnavailable, RuntimeError) as err:
         return [(False, f"the bytes the lanes loaded from shared memory could not be counted "
                         f"on the source page: {err}")]
-    key = "thread_shared_load_bytes"
-    return nsight.lane_bounds({key: mine.shared_load_bytes_by_thread},
-                              {key: reference.shared_load_bytes_by_thread}, keys=(key,))
+    return nsight.thread_byte_bounds(mine, reference)
 
 
 def reference_sass(args, kernel=None, name=None, exercise=None):
@@ -534,7 +533,8 @@ def executions_from(kept):
             float(kept["warps"]),
             {str(op): float(n) for op, n in kept["by_warp"].items()},
             {str(op): float(n) for op, n in kept["by_lane"].items()},
-            float(kept.get("shared_load_bytes_by_thread", "nan")))
+            float(kept.get("shared_load_bytes_by_thread", "nan")),
+            float(kept.get("shared_store_bytes_by_thread", "nan")))
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
 

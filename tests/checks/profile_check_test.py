@@ -29,14 +29,17 @@ chosen = ("FAKE_REFERENCE_VALUES" if os.environ.get("WB_MODULES") == "/reference
 values = dict(item.split("=") for item in os.environ.get(chosen, "").split(",") if item)
 if "source" in args:
     # The SASS view of the source page: the kernel's first instruction (its
-    # 4 warps), one shared load whose predicated-on lanes are LDS_LANES, and
-    # the memory columns unless FAKE_NO_MEMORY_COLUMNS.
+    # 4 warps), one shared load and one shared store whose predicated-on
+    # lanes are LDS_LANES and STS_LANES, and the memory columns unless
+    # FAKE_NO_MEMORY_COLUMNS.
     columns = ["Address", "Source", "Instructions Executed", "Thread Instructions Executed"]
     memory = ["Predicated-On Thread Instructions Executed", "Address Space", "Access Operation",
               "Access Size"]
     lanes = values.get("LDS_LANES", "1020")
     rows = [["0x0", "LDC R1, c[0x0][0x28]", "4", "128", "128", "-", "-", "-"],
             ["0x10", "LDS R2, [R4]", "40", "1280", lanes, "Shared", "Load", "32"],
+            ["0x18", "STS [R4], R2", "40", "1280", values.get("STS_LANES", "1020"), "Shared",
+             "Store", "32"],
             ["0x20", "EXIT", "4", "128", "128", "-", "-", "-"]]
     if os.environ.get("FAKE_NO_MEMORY_COLUMNS"):
         rows = [r[:4] for r in rows]
@@ -138,6 +141,26 @@ CASES = [
      AGAINST_THE_REFERENCE, 0, "", 0,
      "bytes the lanes loaded from shared memory, each lane counted 5632, the reference's "
      "4080 (at most 4 times)"),
+    # The mutant reduceSmem__values_never_in_shared_memory_warp0_rakes_global:
+    # 64 stores of 4 bytes by the lanes of warp 0 in each block.
+    ("values that never go through shared memory",
+     {ACTIVE: "31.0", EFFICIENCY: "99.1", INSTRUCTIONS: "650", THREAD_INSTRUCTIONS: "20000",
+      SHARED_BYTES: "4096", "STS_LANES": "256"},
+     AGAINST_THE_REFERENCE, 0, "", 1,
+     "FAILED reduction/reduceSmem: bytes the lanes stored to shared memory, each lane counted "
+     "1024, the reference's 4080: less than 0.5 times the reference's on the same launch"),
+    ("values stored but never added from shared memory",
+     {ACTIVE: "31.0", EFFICIENCY: "99.1", INSTRUCTIONS: "650", THREAD_INSTRUCTIONS: "20000",
+      SHARED_BYTES: "4096", "LDS_LANES": "288"},
+     AGAINST_THE_REFERENCE, 0, "", 1,
+     "FAILED reduction/reduceSmem: bytes the lanes loaded from shared memory, each lane counted "
+     "1152, the reference's 4080: less than 0.5 times"),
+    ("a tree's lanes' stored bytes", {ACTIVE: "31.0", EFFICIENCY: "99.1", INSTRUCTIONS: "650",
+                                      THREAD_INSTRUCTIONS: "20000", SHARED_BYTES: "4096",
+                                      "STS_LANES": "764"},
+     AGAINST_THE_REFERENCE, 0, "", 0,
+     "bytes the lanes stored to shared memory, each lane counted 3056, the reference's "
+     "4080 (at least 0.5 times)"),
     ("a serial sum padded with full-warp work", {ACTIVE: "31.9", EFFICIENCY: "99.1",
                                                  INSTRUCTIONS: "148256"},
      AGAINST_THE_REFERENCE, 0, "", 1,

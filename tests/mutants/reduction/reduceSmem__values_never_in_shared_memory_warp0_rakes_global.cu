@@ -1,7 +1,8 @@
-// forgery: warp 0 reads columns of the block's values straight from global memory, only the 32 column sums pass through the shared array: estimated inside the counter bounds; not measured on a GPU (found in the fifteenth reading of the checks, 2026-11-27).
-// exercise: reduction/reduceSmem
-// base: solutions
-// expect: zero method
+// bug: no tree over the block's values: warp 0 reads columns of them straight
+// from global memory (coalesced) and only the 32 column sums pass through the
+// shared array, so the lanes store a small share of the reference's bytes to
+// shared memory; the other warps return at once
+// expect: profile
 #include "reduction/reduction.cuh"
 
 namespace wb::reduction {

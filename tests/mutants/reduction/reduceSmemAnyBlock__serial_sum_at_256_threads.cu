@@ -1,7 +1,8 @@
-// forgery: thread 0 adds the block's values one by one at 256 threads only; the reference's tree at every other size. Measured on an H100 (2026-11-27): its 256-thread sums are right, and timed at 256 it ran 0.877x of the reference (the sum is memory-bound: a block's serial tail overlaps other blocks' loads), so timing every size does not catch it; the method counters and sanitizers launch 128 threads only (found in the fifteenth reading of the checks, 2026-11-27).
-// exercise: reduction/reduceSmemAnyBlock
-// base: solutions
-// expect: zero method
+// bug: thread 0 adds the block's values one by one at 256 threads only, the
+// tree at every other size: its sums are right at every size and its speed
+// at 256 is near the reference's (the sum is memory-bound), but at 256
+// threads most of its instructions run with one lane
+// expect: profile
 #include "reduction/reduction.cuh"
 
 namespace wb::reduction {

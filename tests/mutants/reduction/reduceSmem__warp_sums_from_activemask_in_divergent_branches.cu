@@ -1,7 +1,8 @@
-// forgery: each warp's sum built bit by bit from __activemask() inside if/else: the compiler emits a predicated VOTE.ANY that the fact 'no VOTE' does not see (passes the static facts on sm_75 and sm_90); not measured on a GPU (found in the fifteenth reading of the checks, 2026-11-27).
-// exercise: reduction/reduceSmem
-// base: solutions
-// expect: zero method
+// bug: no tree in shared memory: each warp builds its sum bit by bit from
+// __activemask() taken inside an if/else on each bit of the lanes' values
+// (a vote on the bit, which the compiler emits as a VOTE on PT under a
+// guard), and thread 0 adds the four warp sums
+// expect: method
 #include "reduction/reduction.cuh"
 
 namespace wb::reduction {

@@ -1,7 +1,8 @@
-// forgery: the same for reduceSmemAnyBlock; not measured on a GPU (found in the fifteenth reading of the checks, 2026-11-27).
-// exercise: reduction/reduceSmemAnyBlock
-// base: solutions
-// expect: zero method
+// bug: no tree over the block's values: warp 0 reads columns of them straight
+// from global memory (coalesced) and only the 32 column sums pass through the
+// shared array, so the lanes store a small share of the reference's bytes to
+// shared memory; the other warps return at once
+// expect: profile
 #include "reduction/reduction.cuh"
 
 namespace wb::reduction {
