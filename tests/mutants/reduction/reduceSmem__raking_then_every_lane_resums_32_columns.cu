@@ -1,7 +1,8 @@
-// forgery: the same raking for reduceSmem: estimated inside every counter bound; not measured on a GPU (found in the fifteenth reading of the checks, 2026-11-27).
-// exercise: reduction/reduceSmem
-// base: solutions
-// expect: zero method
+// bug: no tree: warp 0's lanes each add a column of the block's values, then
+// every lane of warp 0 re-adds the 32 column sums by broadcast int4 loads;
+// about 31 active threads and few idle lanes, but each lane loads the
+// column sums again, four and a half times the reference's shared bytes
+// expect: profile
 #include "reduction/reduction.cuh"
 
 namespace wb::reduction {

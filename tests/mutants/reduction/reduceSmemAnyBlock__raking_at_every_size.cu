@@ -1,7 +1,8 @@
-// forgery: no tree at any block size: warp 0's lanes each add a column of the block's values, then every lane of warp 0 re-adds the 32 column sums by broadcast int4 loads. Estimated from the machine code on the 128-thread method-counter launch: 18,448 bytes loaded by the lanes against the bound of 20,416, 620 idle lanes, about 31 active threads; not measured on a GPU (found in the fifteenth reading of the checks, 2026-11-27).
-// exercise: reduction/reduceSmemAnyBlock
-// base: solutions
-// expect: zero method
+// bug: no tree: warp 0's lanes each add a column of the block's values, then
+// every lane of warp 0 re-adds the 32 column sums by broadcast int4 loads;
+// about 31 active threads and few idle lanes, but each lane loads the
+// column sums again, four and a half times the reference's shared bytes
+// expect: profile
 #include "reduction/reduction.cuh"
 
 namespace wb::reduction {

@@ -1,7 +1,9 @@
-// forgery: no tree: thread 0 adds the block's 128 values one by one, but every instruction of its serial sum is issued by the whole of warp 0 under a predicate true in lane 0 only (inline PTX "@p ld.shared.v4" and "@p add"), never behind a branch. Lanes 1..31 stay active (predicated off), so smsp__thread_inst_executed counts 32 threads for each of them: about 32 active threads per warp instruction, no idle lanes, and (only lane 0 loading) 16 bytes per LDS.128, a quarter of the reference's shared bytes. Every counter the profile stage reads for reduceSmem (active threads, LANE_BOUNDS idle lanes and shared bytes, WORK_BOUNDS) holds; the static facts hold (sm_75, sm_90). Unlike the open forgery reduceSmem__whole_warp_repeats_the_serial_sum_by_broadcasts, no lane but 0 loads a byte, so the fix proposed there (bytes per thread from the source page, predicated-on) does not stop it; smsp__thread_inst_executed_pred_on does.
-// exercise: reduction/reduceSmem
-// base: solutions
-// expect: zero method
+// bug: no tree: thread 0 adds the block's 128 values one by one, every
+// instruction of its serial sum issued by the whole of warp 0 under a
+// predicate true in lane 0 only (inline PTX, no branch): the active threads
+// and idle lanes look like a tree's, but the values are loaded from shared
+// memory once, by one lane, and no partial sum is stored
+// expect: profile
 #include "reduction/reduction.cuh"
 
 namespace wb::reduction {
