@@ -38,7 +38,7 @@ so even a test that ran more than its labels suggest is reused only where
 all of it was the same. A GoogleTest test without a record is never stored.
 
 What is never read from or written to the cache: perf tests (timings are
-measured afresh for every submission), with one exception below,
+measured afresh for every submission), with two exceptions below,
 placeholder tests (an executable that could not be built or list its
 tests), outcomes that are not a plain pass or fail (not run, timed out,
 crashed, did not report), and, for writing, anything of a test run stopped
@@ -52,7 +52,17 @@ such a test fails on its result check ("cannot time reduceSmem before it is
 correct: ... unwritten", on an H100) whatever the timings, every time; running it
 again for each student who has not reached that section only costs the
 minutes of exclusive GPU that a class's grading spends mostly on perf
-tests. A perf pass is never stored, nor a failure that ran a student's file.
+tests.
+
+The other exception: a perf test that passed while every exercise file it
+ran was the reference solution, byte for byte (solutions/: our own code
+again, timed against the same reference kernels, so the pass says nothing
+of a student and no student's code ran in its process). A submission that
+changed one file of the solutions (the forgeries of
+grader/tests/grade_forgeries.py, or a student who copied solutions/) then
+runs only the perf tests of that file. A perf failure of the reference
+files is never stored, a perf pass of any other file never, nor a failure
+that ran a student's file.
 
 A failure whose cause lies outside the code is kept out where the grader
 can tell: a test whose harness met CUDA's out-of-memory or device-unavailable
@@ -199,19 +209,22 @@ def exercise_digests(staged, all_exercises):
     return digests
 
 
-def readable(labels, digests=None, pristine=None, all_exercises=None):
+def readable(labels, digests=None, pristine=None, all_exercises=None, reference=None):
     """Whether a test's outcome may come from the cache at all: a perf test's
     only where every exercise it may run (its dependencies) is the pristine
-    starter in this submission (`digests`), so a stored failure of the
-    pristine starter is all it can find."""
+    starter in this submission (`digests`), or every one is the reference
+    solution (`reference`: reference_digests), so a stored failure of the
+    pristine starter or a stored pass of the reference files is all it can
+    find."""
     if ctest_listing.PLACEHOLDER_LABEL in labels:
         return False
     if not timed(labels):
         return True
-    if digests is None or pristine is None:
+    if digests is None:
         return False
-    return all(digests.get(e.key) == pristine.get(e.key)
-               for e in dependencies(labels, all_exercises or wbex.exercises()))
+    needed = dependencies(labels, all_exercises or wbex.exercises())
+    return any(known is not None and all(digests.get(e.key) == known.get(e.key) for e in needed)
+               for known in (pristine, reference))
 
 
 def timed(labels):
@@ -226,21 +239,31 @@ def pristine_digests(all_exercises=None, root=wbex.ROOT):
     return {e.key: _sha256(e.starter_file(root).read_bytes()) for e in all_exercises}
 
 
-def cacheable(outcome, ran=None, pristine=None, to_do=()):
+def reference_digests(all_exercises=None, root=wbex.ROOT):
+    """{exercise key: digest} of the reference solutions' files."""
+    all_exercises = wbex.exercises() if all_exercises is None else all_exercises
+    return {e.key: _sha256(e.solution_file(root).read_bytes()) for e in all_exercises}
+
+
+def cacheable(outcome, ran=None, pristine=None, to_do=(), reference=None):
     """Whether an outcome may be stored or reused: a plain pass or fail of a
     test that may come from the cache (not run, timed out or crashed: never);
     of a perf test, only a failure whose run ran nothing but pristine starter
     files (`ran`: {exercise key: digest}; `pristine`: pristine_digests), among
     them an exercise's TODO kernel (`to_do`: the keys of the exercises that
     are not worked examples), so it failed on the unwritten output, not on a
-    time."""
+    time; or a pass whose run ran nothing but reference solution files
+    (`reference`: reference_digests)."""
     if not (ctest_listing.PLACEHOLDER_LABEL not in outcome.labels
             and outcome.result in (gs.PASSED, gs.FAILED) and not outcome.reason):
         return False
     if not timed(outcome.labels):
         return True
-    return (outcome.result == gs.FAILED and pristine is not None
-            and any(k in to_do for k in ran or {})
+    if not ran:
+        return False
+    if outcome.result == gs.PASSED:
+        return reference is not None and all(reference.get(k) == v for k, v in ran.items())
+    return (pristine is not None and any(k in to_do for k in ran)
             and all(pristine.get(k) == v for k, v in ran.items()))
 
 
@@ -280,11 +303,13 @@ def merge(inventory, cached, fresh):
 class OutcomeCache:
     """Test outcomes by key, one JSON file each under `folder`."""
 
-    def __init__(self, folder, pristine=None):
+    def __init__(self, folder, pristine=None, reference=None):
         self.folder = pathlib.Path(folder)
         # What a stored perf failure must have run (cacheable): the pristine
-        # starter's files, one of them an exercise's TODO kernel.
+        # starter's files, one of them an exercise's TODO kernel; and a
+        # stored perf pass: the reference solutions' files.
         self.pristine = pristine_digests() if pristine is None else pristine
+        self.reference = reference_digests() if reference is None else reference
         self.to_do = {e.key for e in wbex.exercises() if not e.worked_example}
 
     def _path(self, key):
@@ -305,7 +330,7 @@ class OutcomeCache:
                        and isinstance(outcome.output, str) and isinstance(outcome.reason, str)
                        and math.isfinite(outcome.seconds) and outcome.seconds >= 0
                        and isinstance(ran, dict)
-                       and cacheable(outcome, ran, self.pristine, self.to_do)
+                       and cacheable(outcome, ran, self.pristine, self.to_do, self.reference)
                        and all(digests.get(k) == v for k, v in ran.items()))
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return None
@@ -315,7 +340,7 @@ class OutcomeCache:
         """Store a cacheable outcome with the exercise files its run ran
         (ran_files); returns whether it was stored. A cache that cannot be
         written only costs time: the error is not raised."""
-        if ran is None or not cacheable(outcome, ran, self.pristine, self.to_do):
+        if ran is None or not cacheable(outcome, ran, self.pristine, self.to_do, self.reference):
             return False
         doc = {"format": FORMAT, "test": outcome.name, "labels": list(outcome.labels),
                "result": outcome.result, "seconds": outcome.seconds, "output": outcome.output,

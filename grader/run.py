@@ -247,7 +247,8 @@ class Grader:
         digests = gc.exercise_digests(slot.staged, self.all_exercises)
         return ({name: gc.test_key(name, labels, self._cache_context, digests, self.all_exercises)
                  for name, labels in inventory
-                 if gc.readable(labels, digests, self.cache.pristine, self.all_exercises)}, digests)
+                 if gc.readable(labels, digests, self.cache.pristine, self.all_exercises,
+                                self.cache.reference)}, digests)
 
     def _compile(self, slot, submission, problems):
         """Each submitted exercise that does not compile scores 0 with the

@@ -201,6 +201,31 @@ class CacheTest(unittest.TestCase):
             self.assertIsNone(cache.get("p4", PERF, PERF_LABELS, digests(
                 layout__setRowReadColPad="mine") if forged["ran"] is students_run else digests()))
 
+    def test_a_perf_pass_is_stored_only_where_it_ran_the_reference_solutions(self):
+        # A submission that changed one file of the solutions runs only the
+        # perf tests of that file: the others ran our own code, timed
+        # against the same reference kernels.
+        reference = {e.key: "solution" for e in EXERCISES}
+        cache = gc.OutcomeCache(self.cache.folder, pristine=digests(), reference=reference)
+        passed = outcome(PERF, PERF_LABELS, gs.PASSED, output="1.02x")
+        ran = {"layout/setRowReadCol": "solution", "layout/setRowReadColPad": "solution"}
+        students_run = dict(ran, **{"layout/setRowReadColPad": "mine"})
+        self.assertFalse(cache.put("r1", passed, students_run), "it ran a student's file")
+        self.assertFalse(cache.put("r2", passed, {}), "nothing known to have run")
+        self.assertFalse(cache.put("r3", outcome(PERF, PERF_LABELS, gs.FAILED), ran),
+                         "a perf failure of the reference files: a timing, never stored")
+        self.assertTrue(cache.put("r4", passed, ran))
+        solutions = dict(reference)
+        self.assertTrue(gc.readable(PERF_LABELS, solutions, digests(), EXERCISES, reference))
+        back = cache.get("r4", PERF, PERF_LABELS, solutions)
+        self.assertEqual((back.result, back.reused), (gs.PASSED, True))
+        mine = dict(solutions, **{"layout/setRowReadColPad": "mine"})
+        self.assertFalse(gc.readable(PERF_LABELS, mine, digests(), EXERCISES, reference))
+        self.assertIsNone(cache.get("r4", PERF, PERF_LABELS, mine))
+        # Without the reference's digests, no perf pass is stored or read.
+        self.assertFalse(gc.cacheable(passed, ran, digests(), ()))
+        self.assertFalse(gc.readable(PERF_LABELS, solutions, digests(), EXERCISES))
+
     def test_a_perf_test_is_looked_up_only_for_a_pristine_section(self):
         pristine = digests()
         self.assertTrue(gc.readable(PERF_LABELS, digests(), pristine, EXERCISES))
