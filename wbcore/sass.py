@@ -314,6 +314,7 @@ class Instruction:
     operands: str       # "R2, [R4.64+0x10]"
     locations: tuple    # Location, innermost first (the code's own line, then the call sites)
     routine: str = ""   # the subroutine it belongs to (the kernel's name for its own code)
+    labels: tuple = ()  # the branch targets that name it (".L_x_3"), from the lines before it
 
     @property
     def base(self):
@@ -346,6 +347,7 @@ _ENTRY_RE = re.compile(r'^\s*\.other\s+([^,\s]+),\s*@"[^"]*STO_CUDA_ENTRY')
 _ROUTINE_RE = re.compile(r"^\s*\.type\s+([^,\s]+),\s*@function")
 _FILE_RE = re.compile(r'^\s*//## File "([^"]*)", line (\d+)(.*)$')
 _INLINED_RE = re.compile(r'inlined at "([^"]*)", line (\d+)')
+_LABEL_RE = re.compile(r"^\s*(\.L\w+):\s*$")
 _INSTRUCTION_RE = re.compile(
     r"^\s*/\*([0-9a-fA-F]{4,})\*/\s+(@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_.]*)\s*([^;]*);")
 
@@ -357,7 +359,12 @@ def parse(text):
     entries = set()
     location = ()
     routine = ""
+    labels = []
     for raw in text.splitlines():
+        m = _LABEL_RE.match(raw)
+        if m:
+            labels.append(m.group(1))
+            continue
         m = _ENTRY_RE.match(raw)
         if m:
             entries.add(m.group(1))
@@ -392,7 +399,8 @@ def parse(text):
         if m and current is not None:
             current.instructions.append(Instruction(
                 int(m.group(1), 16), (m.group(2) or "").strip(), m.group(3),
-                m.group(4).strip(), location, routine))
+                m.group(4).strip(), location, routine, tuple(labels)))
+            labels = []
     for f in functions:
         f.entry = f.entry or f.name in entries
     return functions
@@ -722,10 +730,12 @@ def shuffle_addressed(instructions):
     tainted value taints later loads of that memory), and a branch taken on
     a tainted predicate taints everything written until the warp reconverges
     (BSYNC): a value rebuilt by comparisons or a switch is still the
-    shuffle's. A register written from clean operands is clean again. One
-    pass in program order: a value that reaches an address only around a
-    loop's back edge is not followed (a second pass would carry the end of
-    the kernel into its start and taint honest addresses). A CALL to a
+    shuffle's. A register written from clean operands is clean again. In
+    program order, with what each loop's back edges carry brought to its
+    head and the passes repeated until that stops growing: a value that
+    reaches an address only around a loop is followed (a plain second pass
+    would carry the end of the kernel into its start and taint honest
+    addresses). A CALL to a
     subroutine of the module walks the routine's code where the call is, as
     if inlined (inlined()), so a shuffle or a load in a __noinline__ helper
     is followed through it."""
@@ -776,9 +786,72 @@ def _addressed(instructions, source, through_branches):
     source(instruction) holds writes (shuffle_addressed says how it
     spreads). through_branches: a branch taken on a tainted predicate
     taints everything written until the warp reconverges."""
+    order = inlined(instructions)
+    heads = back_edges(instructions, order)
+    # What each loop head receives from its back edges, carried over from the
+    # previous pass: a value that reaches an address only around a loop is
+    # followed, without carrying the end of the kernel into its start.
+    carried, found = {}, {}
+    for _ in range(_PASS_LIMIT):
+        found_now, reaching = _addressed_pass(instructions, order, heads, carried, source,
+                                              through_branches)
+        found.update(found_now)
+        # Taint only grows from pass to pass, so the passes end.
+        grown = {head: tuple(a | b for a, b in zip(carried.get(head, _NOTHING), sets))
+                 for head, sets in reaching.items()}
+        grown.update({head: sets for head, sets in carried.items() if head not in grown})
+        if grown == carried:
+            break
+        carried = grown
+    return [found[k] for k in sorted(found)]
+
+
+def back_edges(instructions, order):
+    """{position of a loop's head in `order`: [positions of the branches
+    back to it]}: the branches (BRA) whose target comes earlier in `order`
+    (inlined()'s order of the indices of `instructions`)."""
+    position_of_label = {}
+    for position, index in enumerate(order):
+        for label in instructions[index].labels:
+            position_of_label.setdefault(label, position)
+    heads = {}
+    for position, index in enumerate(order):
+        instr = instructions[index]
+        if instr.base != "BRA":
+            continue
+        target = _BRANCH_TARGET_RE.search(instr.operands)
+        head = position_of_label.get(target.group(1)) if target else None
+        if head is not None and head <= position:
+            heads.setdefault(head, []).append(position)
+    return heads
+
+
+def in_loops(instructions):
+    """The instructions of a kernel that lie inside a loop (between a loop's
+    head and a branch back to it, in inlined()'s order): they may run more
+    times than the code shows them."""
+    order = inlined(instructions)
+    inside = set()
+    for head, tails in back_edges(instructions, order).items():
+        for position in range(head, max(tails) + 1):
+            inside.add(order[position])
+    return [instructions[k] for k in sorted(inside)]
+
+
+_BRANCH_TARGET_RE = re.compile(r"`\(\s*(\.L\w+)\s*\)")
+_PASS_LIMIT = 16
+_NOTHING = (frozenset(),) * 4
+
+
+def _addressed_pass(instructions, order, heads, carried, source, through_branches):
+    """One pass of _addressed in program order: (the accesses found, {loop
+    head: the taint its back edges carry}), the heads starting from
+    `carried` (the previous pass's)."""
     tainted, tainted_uniform, tainted_predicates, spilled = set(), set(), set(), set()
     found = {}
     implicit = False
+    tails = {tail: head for head, positions in heads.items() for tail in positions}
+    reaching = {}
 
     def reads_tainted(text):
         return (any(r in tainted for r in _registers(text))
@@ -841,9 +914,20 @@ def _addressed(instructions, source, through_branches):
         (tainted.update if dirty else tainted.difference_update)(written)
         (tainted_uniform.update if dirty else tainted_uniform.difference_update)(written_uniform)
 
-    for index in inlined(instructions):
+    for position, index in enumerate(order):
+        if position in carried:
+            sets = carried[position]
+            tainted.update(sets[0])
+            tainted_uniform.update(sets[1])
+            tainted_predicates.update(sets[2])
+            spilled.update(sets[3])
         step(index, instructions[index])
-    return [found[k] for k in sorted(found)]
+        if position in tails:
+            head = tails[position]
+            before = reaching.get(head, _NOTHING)
+            reaching[head] = tuple(frozenset(a | b) for a, b in zip(
+                before, (tainted, tainted_uniform, tainted_predicates, spilled)))
+    return found, reaching
 
 
 # The instructions that can reach shared memory: its loads, stores and

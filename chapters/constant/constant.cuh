@@ -6,8 +6,11 @@
  * **The stencil kernels** (5.5.1, 5.5.2) compute, for every i in [0, n),
  * the nine-point first-derivative stencil
  * `out[i] = sum_{k=1..4} a_k * (in[i + k] - in[i - k])`
- * with the coefficients a1..a4 of kCoefficients (constant_model.h says
- * where they come from). Boundary condition: an element outside [0, n)
+ * with the coefficients a1..a4 that the host puts where the exercise says
+ * (below): the book's kCoefficients (constant_model.h says where they come
+ * from) in the timed runs, others drawn for each input in the correctness
+ * tests, so a kernel must use the ones it is given, not write the book's
+ * values into its code. Boundary condition: an element outside [0, n)
  * reads as 0, at both ends. Every stencil kernel
  *  - has the signature `kernel(const float* in, float* out, unsigned int n,
  *    const float* coef)` and is launched with kStencilBlock (256) threads

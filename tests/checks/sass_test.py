@@ -319,6 +319,31 @@ class Facts(unittest.TestCase):
         self.assertEqual([i.offset for i in sass.parameter_addressed(
             [instruction(t) for t in counted], scalars)], [0x80])
 
+    def test_a_parameter_that_reaches_an_address_around_a_loop_is_found(self):
+        # The load comes first in the loop's body and its address is
+        # computed from the parameter after it, for the next trip (reading
+        # 16, 2026-11-27, shflXor__partner_from_global_around_a_loop_back_edge):
+        # what the back edge carries reaches the head.
+        scalars = [(0x220, 0x223), (0x224, 0x227)]
+        head = ".section .text._Z1kv,\"ax\",@progbits\n"
+
+        def loop(mask_operand):
+            return sass.parse(head + "\n".join([
+                "/*0000*/ S2R R0, SR_TID.X ;",
+                "/*0010*/ MOV R5, R0 ;",
+                ".L_x_0:",
+                "/*0020*/ IMAD.WIDE R4, R5, 0x4, R8 ;",
+                "/*0030*/ LDG.E R9, desc[UR4][R4.64] ;",
+                f"/*0040*/ LOP3.LUT R5, R0, {mask_operand}, RZ, 0x3c, !PT ;",
+                "/*0050*/ IADD3 R6, R6, 0x1, RZ ;",
+                "/*0060*/ ISETP.NE.AND P0, PT, R6, 0x2, PT ;",
+                "/*0070*/ @P0 BRA `(.L_x_0) ;",
+            ]))[0].instructions
+        self.assertEqual([i.offset for i in sass.parameter_addressed(
+            loop("c[0x0][0x224]"), scalars)], [0x30])
+        # The same loop with a constant in the parameter's place is honest.
+        self.assertEqual(sass.parameter_addressed(loop("0x10"), scalars), [])
+
     def test_what_racecheck_can_watch(self):
         def listing(*lines):
             return sass.Listing("sm_90", "\n".join((
@@ -461,6 +486,10 @@ class Messages(unittest.TestCase):
                  ["needs CONST", "no FIMM"]),
                 ("stencilReadOnly_ldcg_sm90.txt", "constant/stencilReadOnly",
                  ["at most 3 LDG.PLAIN", "needs 4 LDG.RO"]),
+                # Three global loads in the code, two of them in a loop kept
+                # rolled that reads the eight neighbours (reading 16).
+                ("stencilConstant_rolled_neighbours_sm75.txt", "constant/stencilConstant",
+                 ["at most 3 LDG"]),
                 # reduceShfl's butterfly handed in for the shuffle-down
                 # exercise: the right sums, the shuffles of the wrong mode.
                 ("reduceShfl_sm75.txt", "shuffle/reduceShflDown",

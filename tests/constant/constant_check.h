@@ -46,25 +46,27 @@ void setModuleConstant(const char* exercise, const char* symbol, const std::vect
   WB_CUDA(cudaMemcpy(address, values.data(), bytes, cudaMemcpyHostToDevice));
 }
 
-/// The coefficients as the kernels receive them.
-inline std::vector<float> coefficientVector() {
-  return std::vector<float>(kCoefficients.begin(), kCoefficients.end());
+/// The coefficients @p coef as the kernels receive them.
+inline std::vector<float> coefficientVector(const std::array<float, kRadius>& coef = kCoefficients) {
+  return std::vector<float>(coef.begin(), coef.end());
 }
 
 /**
- * @brief Puts the coefficients where @p k must read them and poison (NaN)
- *        everywhere else: in @p coef for the kernels that read global
- *        memory, in the module's wbStencilCoef for stencilConstant. A kernel
- *        that reads its coefficients from the wrong place computes NaN.
+ * @brief Puts the coefficients @p values where @p k must read them and
+ *        poison (NaN) everywhere else: in @p coef for the kernels that read
+ *        global memory, in the module's wbStencilCoef for stencilConstant. A
+ *        kernel that reads its coefficients from the wrong place computes
+ *        NaN; one that brings its own computes another stencil.
  */
-inline void placeCoefficients(const StencilKernel& k, DeviceBuffer<float>& coef) {
+inline void placeCoefficients(const StencilKernel& k, DeviceBuffer<float>& coef,
+                              const std::array<float, kRadius>& values = kCoefficients) {
   const std::vector<float> nan(kRadius, poisonValue<float>());
   coef.poison();
   if (k.source == CoefSource::Constant) {
-    setModuleConstant(k.exercise, kCoefSymbol, coefficientVector());
+    setModuleConstant(k.exercise, kCoefSymbol, coefficientVector(values));
     return;
   }
-  coef.upload(coefficientVector());
+  coef.upload(coefficientVector(values));
   try {
     setModuleConstant(k.exercise, kCoefSymbol, nan);
   } catch (const std::runtime_error&) {
@@ -84,13 +86,14 @@ inline std::string inputIndex(std::size_t i) { return "in[" + std::to_string(i) 
  *        end of the input, a block's edge).
  */
 inline std::string compareStencil(const std::string& kernel, const std::vector<float>& input,
-                                  const std::vector<float>& got) {
-  const std::vector<double> want = referenceStencil(input);
+                                  const std::vector<float>& got,
+                                  const std::array<float, kRadius>& coef = kCoefficients) {
+  const std::vector<double> want = referenceStencil(input, coef);
   std::size_t wrong = 0;
   std::ostringstream shown;
   for (std::size_t i = 0; i < want.size(); ++i) {
     const double error = std::fabs(static_cast<double>(got[i]) - want[i]);
-    if (error <= stencilTolerance(input, i)) continue;  // false for NaN too
+    if (error <= stencilTolerance(input, i, coef)) continue;  // false for NaN too
     if (wrong < 8) {
       shown << "\n  at " << outputIndex(i) << " (block " << i / kStencilBlock << ", thread "
             << i % kStencilBlock << "): expected " << want[i] << ", got ";
@@ -110,7 +113,9 @@ inline std::string compareStencil(const std::string& kernel, const std::vector<f
       << " output(s) differ from the reference by more than the rounding allows" << shown.str();
   if (wrong > 8) msg << "\n  ...";
   msg << "\n  (NaN means poison: an element read outside in[0, n), a coefficient read from the "
-         "wrong place, or an output never written)";
+         "wrong place, or an output never written; the coefficients were "
+      << coef[0] << ", " << coef[1] << ", " << coef[2] << ", " << coef[3]
+      << ": use the ones the kernel is given, not the book's values written into the code)";
   return msg.str();
 }
 
@@ -121,10 +126,11 @@ inline std::string compareStencil(const std::string& kernel, const std::vector<f
  */
 inline std::string checkStencilResult(const StencilKernel& k, const std::vector<float>& input,
                                       const DeviceBuffer<float>& in,
-                                      const DeviceBuffer<float>& out) {
+                                      const DeviceBuffer<float>& out,
+                                      const std::array<float, kRadius>& coef = kCoefficients) {
   std::vector<std::string> problems;
   std::string problem = out.checkWritten(k.exercise, outputIndex);
-  if (problem.empty()) problem = compareStencil(k.exercise, input, out.download());
+  if (problem.empty()) problem = compareStencil(k.exercise, input, out.download(), coef);
   if (!problem.empty()) problems.push_back(problem);
   problem = in.checkWritten(std::string(k.exercise) + " (input in)", inputIndex);
   if (!problem.empty()) problems.push_back(problem);
@@ -139,8 +145,8 @@ inline std::string checkStencilResult(const StencilKernel& k, const std::vector<
 }
 
 /// Launches @p k once over @p input (at least one element) with poisoned
-/// guard zones around the input and the output, and returns
-/// checkStencilResult's verdict.
+/// guard zones around the input and the output, with the coefficients
+/// coefficientsFor(input), and returns checkStencilResult's verdict.
 inline std::string runAndCheckStencil(const StencilKernel& k, const std::vector<float>& input) {
   if (input.empty()) throw std::invalid_argument("a stencil input must hold at least 1 element");
   const auto n = static_cast<unsigned int>(input.size());
@@ -150,11 +156,12 @@ inline std::string runAndCheckStencil(const StencilKernel& k, const std::vector<
   DeviceBuffer<float> out(n);
   out.poison();
   DeviceBuffer<float> coef(kRadius, 64);
-  placeCoefficients(k, coef);
+  const std::array<float, kRadius> values = coefficientsFor(input);
+  placeCoefficients(k, coef, values);
   poisonSharedMemory();
   launch(k, in.data(), out.data(), n, coef.data());
   checkLaunch(k.exercise);
-  return checkStencilResult(k, input, in, out);
+  return checkStencilResult(k, input, in, out, values);
 }
 
 /// The lookup output a launch must write.

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -26,6 +28,33 @@ inline std::vector<float> randomStencilInput(std::size_t n, std::uint64_t seed) 
   std::vector<float> input(n);
   for (float& x : input) x = negative(rng) ? -magnitude(rng) : magnitude(rng);
   return input;
+}
+
+/**
+ * @brief The coefficients a correctness test hands a stencil: each of
+ *        kCoefficients times a factor in [0.5, 2], drawn from @p input's
+ *        bits, so the same input gets the same coefficients (a failure
+ *        replays with its seed) and no two inputs are likely to share them.
+ *
+ * The contract says where a kernel takes its coefficients from, not their
+ * values; a kernel that writes the book's values into its code instead
+ * computes the stencil of other coefficients than the ones it was given.
+ * The factors keep every term far from the tolerance, as the book's values
+ * are (stencilTolerance: a term of |a4| * 0.5 times 0.5 is still some 100
+ * times the bound).
+ */
+inline std::array<float, kRadius> coefficientsFor(const std::vector<float>& input) {
+  std::uint64_t hash = 1469598103934665603ULL;  // FNV-1a over the input's bits
+  for (const float x : input) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &x, sizeof bits);
+    hash = (hash ^ bits) * 1099511628211ULL;
+  }
+  std::mt19937_64 rng(hash);
+  std::uniform_real_distribution<float> factor(0.5f, 2.0f);
+  std::array<float, kRadius> coef{};
+  for (int k = 0; k < kRadius; ++k) coef[k] = kCoefficients[k] * factor(rng);
+  return coef;
 }
 
 /// The lookup table: kLookupWords ints in [1, 1000], drawn from @p seed, so

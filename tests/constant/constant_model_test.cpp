@@ -97,6 +97,31 @@ TEST(HostStencilInputs, MagnitudesStayBetweenHalfAndOne) {
   EXPECT_EQ(testing::randomStencilInput(100, 9), testing::randomStencilInput(100, 9));
 }
 
+// The correctness tests hand each stencil coefficients drawn from its input:
+// a kernel that writes the book's values into its code computes another
+// stencil. The same input gets the same ones (a failure replays with its
+// seed); each stays within a factor of 0.5 to 2 of the book's, sign kept.
+TEST(HostStencilInputs, CoefficientsAreDrawnFromTheInput) {
+  const std::vector<float> in = testing::randomStencilInput(1000, 5);
+  const std::array<float, kRadius> coef = testing::coefficientsFor(in);
+  EXPECT_EQ(coef, testing::coefficientsFor(testing::randomStencilInput(1000, 5)));
+  EXPECT_NE(coef, testing::coefficientsFor(testing::randomStencilInput(1000, 6)));
+  EXPECT_NE(coef, kCoefficients);
+  for (int k = 0; k < kRadius; ++k) {
+    const float factor = coef[k] / kCoefficients[k];
+    EXPECT_GE(factor, 0.5f) << "a" << k + 1;
+    EXPECT_LE(factor, 2.0f) << "a" << k + 1;
+  }
+  // With them, the book's coefficients miss the tolerance by far.
+  const std::vector<double> drawn = referenceStencil(in, coef);
+  const std::vector<double> book = referenceStencil(in);
+  std::size_t apart = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (std::fabs(drawn[i] - book[i]) > stencilTolerance(in, i, coef)) ++apart;
+  }
+  EXPECT_GT(apart, in.size() * 9 / 10);
+}
+
 TEST(HostConstantModel, BroadcastIsOnePass) {
   WarpWords same{};
   same.fill(17);
