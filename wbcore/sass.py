@@ -808,21 +808,29 @@ def _addressed(instructions, source, through_branches):
 
 def back_edges(instructions, order):
     """{position of a loop's head in `order`: [positions of the branches
-    back to it]}: the branches (BRA) whose target comes earlier in `order`
-    (inlined()'s order of the indices of `instructions`)."""
-    position_of_label = {}
-    for position, index in enumerate(order):
-        for label in instructions[index].labels:
-            position_of_label.setdefault(label, position)
+    back to it]}: the branches (BRA) whose target lies at or before them in
+    the listing, in the same routine (inlined()'s `order` may hold a
+    routine's code once per call; the head is the target's nearest
+    position before the branch, in the same copy)."""
+    index_of_label = {}
+    for index, instr in enumerate(instructions):
+        for label in instr.labels:
+            index_of_label.setdefault(label, index)
+    latest = {}   # instruction index -> its latest position so far
     heads = {}
     for position, index in enumerate(order):
+        latest[index] = position
         instr = instructions[index]
         if instr.base != "BRA":
             continue
         target = _BRANCH_TARGET_RE.search(instr.operands)
-        head = position_of_label.get(target.group(1)) if target else None
-        if head is not None and head <= position:
-            heads.setdefault(head, []).append(position)
+        target_index = index_of_label.get(target.group(1)) if target else None
+        if target_index is None:
+            continue
+        head_instr = instructions[target_index]
+        if head_instr.offset <= instr.offset and head_instr.routine == instr.routine \
+                and target_index in latest:
+            heads.setdefault(latest[target_index], []).append(position)
     return heads
 
 
