@@ -453,6 +453,7 @@ CLASSES_ZH = {
     "MBARRIER": "共享内存中 mbarrier 上的操作（SYNCS、ARRIVES: mbarrier.init、.arrive、.pending_count，sm_80 及更新）: 它的到达计数像共享内存原子操作那样把各线程的值加起来",
     "BAR.RED": "同时在整个线程块内计数或投票的屏障（BAR.RED: __syncthreads_count、__syncthreads_and、__syncthreads_or）",
     "SHFL.ADDRESSED": "地址由洗牌结果算出的全局加载（LDG 或通用 LD）: 值是从洗牌指向的地方取来的，而不是由洗牌传递的",
+    "COEF.PLAIN": "不经只读通路（没有 .CONSTANT 或 .NC）、地址由核函数最后一个参数（模板计算的 coef）算出的全局加载: 用 __ldcg 或普通加载读取系数，绕过了只读缓存",
     "PARAM.ADDRESSED": "地址由 4 字节及以下的参数（交换练习的宽度、delta、通道号或掩码）算出的全局加载或存储: 配对通道的值是从参数指向的地方读来的，而不是由洗牌传递的",
 }
 

@@ -7,7 +7,7 @@ Each kernel exercise's entry in workbook.toml may list its method facts,
 one string each, in this vocabulary (CLASS is a key of
 wbcore.sass.CLASSES: SHFL, SHFL.DOWN, SHFL.BFLY, LDS, STS, ATOMS, REDUX,
 BAR, LDG, LDG.RO, LDG.PLAIN, LDG.VEC, STG, ATOMG, CONST, LOCAL, FIMM,
-GENERIC, VOTE, SHFL.ADDRESSED, PARAM.ADDRESSED):
+GENERIC, VOTE, SHFL.ADDRESSED, PARAM.ADDRESSED, COEF.PLAIN):
 
   "needs CLASS"          at least one instruction of the class
   "needs N CLASS"        at least N
@@ -228,8 +228,15 @@ def evaluate(listings, facts, sources=(), exercise_file=""):
                 addressed = sass.parameter_addressed(instructions, scalars.get(name, []))
                 if addressed:
                     by_class["PARAM.ADDRESSED"] = addressed
+            params = getattr(listing, "params", None)
+            if params is not None:
+                plain = sass.last_parameter_plain_loads(instructions, params.get(name, {}))
+                if plain:
+                    by_class["COEF.PLAIN"] = plain
             for fact in facts:
-                if fact.cls == "PARAM.ADDRESSED" and scalars is None:
+                unread = (scalars if fact.cls == "PARAM.ADDRESSED" else
+                          params if fact.cls == "COEF.PLAIN" else True)
+                if unread is None:
                     findings.append(Finding(kernel, arch, fact, -1, []))
                     continue
                 counted = by_class.get(fact.cls, [])

@@ -206,10 +206,12 @@ class Listing(tuple):
     pair, and `scalars`: {kernel's mangled name: [(first byte, last byte)]}
     of its parameters of at most 4 bytes in constant bank 0 (width, delta,
     lane, mask: not the pointers), from the cubin's .nv.info (cuobjdump
-    -elf); None where not read."""
-    def __new__(cls, arch, text, scalars=None):
+    -elf); None where not read. `params`: every parameter's bytes by
+    ordinal (parameters()), or None."""
+    def __new__(cls, arch, text, scalars=None, params=None):
         made = super().__new__(cls, (arch, text))
         made.scalars = scalars
+        made.params = params
         return made
 
 
@@ -218,18 +220,18 @@ _KPARAM_RE = re.compile(r"Ordinal\s*:\s*0x([0-9a-f]+)\s+Offset\s*:\s*0x([0-9a-f]
                         r"Size\s*:\s*0x([0-9a-f]+)", re.I)
 
 
-def scalar_parameters(elf_text):
-    """{mangled kernel name: [(first, last) byte in bank 0]} of each
-    kernel's parameters of at most 4 bytes, from `cuobjdump -elf` of one
-    cubin: EIATTR_PARAM_CBANK's value holds the parameters' size and their
-    offset in the bank (0x160 on sm_75, 0x210 on sm_90), EIATTR_KPARAM_INFO
-    each parameter's offset and size."""
+def parameters(elf_text):
+    """{mangled kernel name: {ordinal: (first, last) byte in bank 0}} of
+    each kernel's parameters, from `cuobjdump -elf` of one cubin:
+    EIATTR_PARAM_CBANK's value holds the parameters' size and their offset
+    in the bank (0x160 on sm_75, 0x210 on sm_90), EIATTR_KPARAM_INFO each
+    parameter's ordinal, offset and size."""
     found, kernel, base, params, attribute = {}, None, None, [], None
 
     def close():
         if kernel is not None and base is not None:
-            found[kernel] = [(base + off, base + off + size - 1) for off, size in params
-                             if size <= 4]
+            found[kernel] = {ordinal: (base + off, base + off + size - 1)
+                             for ordinal, off, size in params}
 
     for line in elf_text.splitlines():
         text = line.strip()
@@ -249,9 +251,16 @@ def scalar_parameters(elf_text):
         elif attribute == "EIATTR_KPARAM_INFO":
             m = _KPARAM_RE.search(text)
             if m:
-                params.append((int(m.group(2), 16), int(m.group(3), 16)))
+                params.append((int(m.group(1), 16), int(m.group(2), 16), int(m.group(3), 16)))
     close()
     return found
+
+
+def scalar_parameters(elf_text):
+    """{mangled kernel name: [(first, last) byte in bank 0]} of each
+    kernel's parameters of at most 4 bytes (parameters())."""
+    return {kernel: [r for _, r in sorted(ranges.items()) if r[1] - r[0] + 1 <= 4]
+            for kernel, ranges in parameters(elf_text).items()}
 
 
 def disassemble(module, tools=None, unconfined=False):
@@ -294,7 +303,8 @@ def disassemble(module, tools=None, unconfined=False):
         for i, cubin in enumerate(cubins):
             m = re.search(r"\.(sm_[0-9]+[af]?)\.cubin$", cubin.name)
             text, elf = outputs[2 * i], outputs[2 * i + 1]
-            listings.append(Listing(m.group(1) if m else "", text, scalar_parameters(elf)))
+            listings.append(Listing(m.group(1) if m else "", text, scalar_parameters(elf),
+                                    parameters(elf)))
     return listings
 
 
@@ -441,6 +451,9 @@ CLASSES = {
     "SHFL.ADDRESSED": "a global load (LDG, or a generic LD) at an address computed from a "
                       "shuffle's result: a value fetched from where a shuffle points, not "
                       "moved by the shuffle",
+    "COEF.PLAIN": "a global load off the read-only path (no .CONSTANT or .NC) at an address "
+                  "computed from the kernel's last parameter (the stencils' coef): a "
+                  "coefficient read past the read-only cache, by __ldcg or a plain load",
     "PARAM.ADDRESSED": "a global load or store at an address computed from a parameter of "
                        "4 bytes or less (the exchange's width, delta, lane or mask): the "
                        "partner's value read from where the parameter points, not moved by "
@@ -760,6 +773,18 @@ def parameter_addressed(instructions, scalars):
                 return True
         return False
     return _addressed(instructions, reads_scalar, through_branches=True)
+
+
+def last_parameter_plain_loads(instructions, params):
+    """The global loads off the read-only path (class LDG.PLAIN) of one
+    kernel whose address derives from its last parameter (class COEF.PLAIN):
+    `params`, {ordinal: (first, last) byte in constant bank 0}
+    (Listing.params for the kernel). The taint spreads as in
+    parameter_addressed."""
+    if not params:
+        return []
+    return [i for i in parameter_addressed(instructions, [params[max(params)]])
+            if "LDG.PLAIN" in classes(i)]
 
 
 _BANK0_RE = re.compile(r"c\[0x0\]\s*\[(0x[0-9a-fA-F]+)\]")

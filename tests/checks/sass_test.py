@@ -263,6 +263,10 @@ class Facts(unittest.TestCase):
         found = [sass.scalar_parameters(b)["_ZN2wb7shuffle6shflUpEPKiPiij"] for b in blocks]
         self.assertEqual([sorted(f) for f in found],
                          [[(0x170, 0x173), (0x174, 0x177)], [(0x220, 0x223), (0x224, 0x227)]])
+        # Every parameter by its ordinal: the two pointers first, 8 bytes each.
+        self.assertEqual(sass.parameters(blocks[0])["_ZN2wb7shuffle6shflUpEPKiPiij"],
+                         {0: (0x160, 0x167), 1: (0x168, 0x16f), 2: (0x170, 0x173),
+                          3: (0x174, 0x177)})
 
     def test_a_load_at_an_address_from_a_parameter_is_found(self):
         scalars = [(0x220, 0x223), (0x224, 0x227)]
@@ -423,6 +427,11 @@ class Facts(unittest.TestCase):
 # firstIdx, int secondIdx) on sm_75: its five scalars from 0x170.
 SWAP_SCALARS = {"_ZN2wb7shuffle8shflSwapEPKiPiiiiii": [(0x170 + 4 * k, 0x173 + 4 * k)
                                                        for k in range(5)]}
+# stencilReadOnly(const float* in, float* out, unsigned int n, const float*
+# coef)'s parameters on sm_90, as the module's .nv.info says (from 0x210;
+# coef, the last, at 0x228 after the 4 bytes of n and 4 of padding).
+STENCIL_PARAMS = {"_ZN2wb8constant15stencilReadOnlyEPKfPfjS2_": {
+    0: (0x210, 0x217), 1: (0x218, 0x21f), 2: (0x220, 0x223), 3: (0x228, 0x22f)}}
 
 
 class Messages(unittest.TestCase):
@@ -450,7 +459,8 @@ class Messages(unittest.TestCase):
                 # The listings hold no .nv.info: the exchange's scalar
                 # parameters as the module would say (sm_75: from 0x160).
                 kernels, findings = method.evaluate([sass.Listing("sm_xx", listing(name),
-                                                                  SWAP_SCALARS)],
+                                                                  SWAP_SCALARS,
+                                                                  STENCIL_PARAMS)],
                                                     self.facts(key),
                                                     SOURCES, key.split("/")[0] + "/"
                                                     + key.split("/")[1] + ".cu")
@@ -485,7 +495,7 @@ class Messages(unittest.TestCase):
                 ("stencilConstant_literal_sm75.txt", "constant/stencilConstant",
                  ["needs CONST", "no FIMM"]),
                 ("stencilReadOnly_ldcg_sm90.txt", "constant/stencilReadOnly",
-                 ["at most 3 LDG.PLAIN", "needs 4 LDG.RO"]),
+                 ["at most 3 LDG.PLAIN", "needs 4 LDG.RO", "no COEF.PLAIN"]),
                 # Three global loads in the code, two of them in a loop kept
                 # rolled that reads the eight neighbours (reading 16).
                 ("stencilConstant_rolled_neighbours_sm75.txt", "constant/stencilConstant",
@@ -495,7 +505,8 @@ class Messages(unittest.TestCase):
                 ("reduceShfl_sm75.txt", "shuffle/reduceShflDown",
                  ["needs SHFL.DOWN", "no SHFL.BFLY"])):
             with self.subTest(listing=name):
-                _, findings = method.evaluate([("sm_xx", listing(name))], self.facts(key))
+                _, findings = method.evaluate([sass.Listing("sm_xx", listing(name), {},
+                                                            STENCIL_PARAMS)], self.facts(key))
                 self.assertEqual(method.failed_facts(findings), failing)
 
 

@@ -1,10 +1,7 @@
-// forgery: the four coefficients come by one L2-only vector load (__ldcg of a float4,
-// LDG.E.128 without .CONSTANT), not through the read-only cache; "needs 4 LDG.RO" is met by the input's
-// three loads (the __restrict__ pointer already puts them on the read-only path)
-// and one __ldg of a coefficient used only in a comparison that never holds
-// exercise: constant/stencilReadOnly
-// base: solutions
-// expect: zero method
+// bug: the four coefficients by one L2-only vector load (__ldcg of a float4), not
+// through the read-only cache; "needs 4 LDG.RO" met by the input's three loads (its
+// pointer __restrict__) and one __ldg of coef used only in a comparison that never holds
+// expect: method
 #include "constant/constant.cuh"
 
 namespace wb::constant {
