@@ -217,9 +217,9 @@ def evaluate(listings, facts, sources=(), exercise_file=""):
                 for cls in sass.classes(i):
                     by_class.setdefault(cls, []).append(i)
             # The kernel's own reads of the active mask are votes too.
-            by_class.setdefault("VOTE", []).extend(sass.mask_votes(instructions))
-            if not by_class["VOTE"]:
-                del by_class["VOTE"]
+            mask_votes = sass.mask_votes(instructions)
+            if mask_votes:
+                by_class.setdefault("VOTE", []).extend(mask_votes)
             inside_loops = set(sass.in_loops(instructions))
             addressed = sass.shuffle_addressed(instructions)
             if addressed:
