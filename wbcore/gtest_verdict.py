@@ -22,7 +22,9 @@ comes from that report (GoogleTest writes it after the test ran):
                     CTest is told SKIP_RETURN_CODE 77);
   FAILED  (exit 1)  anything else: killed by a signal, no report (the process
                     ended early, whatever its status), an unreadable report, no
-                    entry or several, failures, a nonzero status.
+                    entry or several, failures, a nonzero status, or more
+                    than OUTPUT_LIMIT (8 MiB) printed (the test's processes
+                    are then killed and the rest dropped).
   exit 2            a usage error, or a test executable that does not exist
                     or cannot be run.
 
@@ -144,6 +146,12 @@ PROG = "gtest_verdict"
 EXIT_PASSED, EXIT_FAILED, EXIT_USAGE, EXIT_SKIPPED = 0, 1, 2, 77
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 GRACE_SECONDS = 3.0
+# What a test's process may print: GoogleTest's lines and the harness's are
+# a few KB. A kernel's printf with a field width expands on the host to any
+# length (200 MB in 0.7 s on an H200), and CTest keeps a running test's
+# whole output in memory, beside the other submissions' tests; past this
+# much the test is killed, fails, and nothing more is relayed.
+OUTPUT_LIMIT = 8 << 20
 REPORT_LIMIT = 64 << 20      # bytes read of the report or the modules log
 # Flags that would choose other tests or another report (checked after the
 # leading "-", "--" or "/" and with "-" read as "_", as GoogleTest reads them).
@@ -508,6 +516,8 @@ class Child:
         self.poller = select.poll()
         self.last_byte = b"\n"     # of all output relayed (b"\n": at a line start)
         self.dead_outputs = set()
+        self.relayed = 0           # bytes of the child's output relayed
+        self.flooded = False       # it printed more than OUTPUT_LIMIT: killed
 
     # Signals -------------------------------------------------------------
     def on_signal(self, number, _frame):
@@ -582,7 +592,13 @@ class Child:
                 del self.pipes[read_end]
                 return
             ours = self.pipes[read_end]
-            if ours not in self.dead_outputs:
+            if self.relayed + len(data) > OUTPUT_LIMIT:
+                data = data[:max(0, OUTPUT_LIMIT - self.relayed)]
+                if not self.flooded:
+                    self.flooded = True
+                    self.kill_group(signal.SIGKILL)
+            self.relayed += len(data)
+            if data and ours not in self.dead_outputs:
                 if emit(ours, data):
                     self.last_byte = data[-1:]
                 else:
@@ -888,6 +904,9 @@ def run_batch(folder, tests, command, timeout):
         if child.stop_signal is not None:
             verdict_line(child, "batch: stopped; every test runs alone")
             return EXIT_PASSED
+        if child.flooded:
+            verdict_line(child, f"batch: {flood_reason()}; every test runs alone")
+            return EXIT_PASSED
         report_bytes, report_problem = read_plain(report)
         errors_bytes, errors_problem = read_plain(errors_log)
         stand = failures_standing(errors_bytes, os.path.lexists(contention_log))
@@ -974,6 +993,11 @@ def kept_verdict(folder, test, command):
                 doc.get("hung") is True)
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
+
+
+def flood_reason():
+    return (f"the test printed more than {OUTPUT_LIMIT >> 20} MiB (a printf in a kernel or "
+            f"in the exercise?); its processes were killed there and the rest dropped")
 
 
 def verdict_line(child, text):
@@ -1064,6 +1088,8 @@ def main(argv):
             verdict = "failed"
             reason = (f"the wrapper was told to stop ({_signal_name(stop)}) before the test "
                       f"ended; the test's processes were killed")
+        elif child.flooded:
+            verdict, reason = "failed", flood_reason()
         else:
             report_bytes, report_problem = read_plain(report)
             verdict, reason = judge(test, how, code, report_bytes, report_problem)

@@ -30,6 +30,7 @@ import math
 import os
 import pathlib
 import re
+import selectors
 import shutil
 import subprocess
 import tempfile
@@ -406,6 +407,72 @@ class ToolTimeout(RuntimeError):
     """ncu or compute-sanitizer did not finish within its time limit."""
 
 
+# What one run of the kernel runner (under a tool or not) may print: its
+# own lines and the tool's are a few KB; a kernel's printf is the student's.
+# One printf record with a field width expands on the host to any length
+# (200 MB in 0.7 s on an H200), so past this the run is killed and fails.
+OUTPUT_LIMIT = 8 << 20
+
+
+class OutputFlood(RuntimeError):
+    """The runner (its kernel's printf) printed more than OUTPUT_LIMIT bytes."""
+
+
+def run_capped(cmd, timeout, env=None, limit=OUTPUT_LIMIT):
+    """subprocess.run(cmd, capture_output=True, text=True, errors="replace",
+    timeout=timeout, env=env), but the command is killed once its stdout and
+    stderr together pass `limit` bytes (OutputFlood), as at its time limit
+    (subprocess.TimeoutExpired): what a kernel prints is held to that much
+    memory here, never all of it. The tool's own child, the runner, then
+    meets a closed pipe. The command stays in the caller's process group,
+    which CTest and the grader's sandbox kill whole."""
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env)
+    chunks = {proc.stdout: [], proc.stderr: []}
+    total = 0
+    deadline = time.monotonic() + timeout
+    problem = None
+    try:
+        with selectors.DefaultSelector() as sel:
+            for f in chunks:
+                sel.register(f, selectors.EVENT_READ)
+            while sel.get_map():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    problem = "timeout"
+                    break
+                for key, _ in sel.select(min(left, 1.0)):
+                    data = os.read(key.fileobj.fileno(), 1 << 16)
+                    if not data:
+                        sel.unregister(key.fileobj)
+                        continue
+                    total += len(data)
+                    if total > limit:
+                        problem = "flood"
+                        break
+                    chunks[key.fileobj].append(data)
+                if problem:
+                    break
+        if problem is None:
+            try:
+                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                problem = "timeout"
+    finally:
+        if problem is not None or proc.poll() is None:
+            proc.kill()
+        proc.stdout.close()
+        proc.stderr.close()
+        proc.wait()
+    if problem == "timeout":
+        raise subprocess.TimeoutExpired(cmd, timeout)
+    if problem == "flood":
+        raise OutputFlood(f"the kernel's run printed more than {limit >> 20} MiB (a printf in "
+                          f"the kernel?); it was stopped there")
+    text = [b"".join(chunks[f]).decode("utf-8", "replace") for f in (proc.stdout, proc.stderr)]
+    return subprocess.CompletedProcess(cmd, proc.returncode, text[0], text[1])
+
+
 def runner_problem(runner_exit, app_output):
     """Why the run of the kernel failed, from the harness's own signals (its
     exit status, its WRONG / CUDA ERROR / TIMEOUT line), or None. A kernel's
@@ -457,7 +524,7 @@ def _run_ncu(cmd, timeout, what, log, env=None):
     stopped before opening the report. RuntimeError when it does not finish
     in time, ToolUnavailable when it may not read the GPU's counters."""
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout, env=env)
+        proc = run_capped(cmd, timeout, env=env)
     except subprocess.TimeoutExpired:
         raise ToolTimeout(f"{what} did not finish within {timeout} s")
     report = _read_report(log)
@@ -693,9 +760,9 @@ def right_kernels(runner, kernels, modules=None, timeout=None):
         status = os.path.join(folder, "status.txt")
         env = dict(os.environ, WB_MODULES=modules) if modules else None
         try:
-            subprocess.run([runner, "--status", status, *kernels], capture_output=True,
-                           timeout=timeout or 60 * len(kernels) + 30, env=env)
-        except (OSError, subprocess.TimeoutExpired):
+            run_capped([runner, "--status", status, *kernels],
+                       timeout or 60 * len(kernels) + 30, env=env)
+        except (OSError, subprocess.TimeoutExpired, OutputFlood):
             pass   # the kernels the status file names before it stopped
         return [k for k, word in run_status(status).items() if word == "ok" and k in kernels]
 
@@ -808,8 +875,8 @@ def sanitize_batch(runner, kernels, tool, timeout=300):
         status = os.path.join(folder, "status.txt")
         cmd = sanitize_command(runner, ["--status", status, *kernels], tool, log_file=log)
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout)
-        except subprocess.TimeoutExpired:
+            proc = run_capped(cmd, timeout)
+        except (subprocess.TimeoutExpired, OutputFlood):
             return []
         report = _read_report(log)
         right = run_status(status)
@@ -857,7 +924,7 @@ def sanitize_run(runner, kernel, tool, timeout=300):
         log = os.path.join(folder, f"{tool}.log")
         cmd = sanitize_command(runner, kernel, tool, log_file=log)
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout)
+            proc = run_capped(cmd, timeout)
         except subprocess.TimeoutExpired:
             raise ToolTimeout(f"compute-sanitizer --tool {tool} did not finish within "
                                f"{timeout} s")

@@ -144,6 +144,14 @@ TEST(V, LeavesProcessBehind) {
 
 TEST(V, SleepsBriefly) { usleep(1600000); }
 
+// As a kernel's printf with a huge field width: then passes, if let.
+TEST(V, FloodsItsOutput) {
+  static char line[1 << 20];
+  std::memset(line, 'x', sizeof line - 1);
+  for (int i = 0; i < 64; ++i) std::fputs(line, stdout);
+  std::fflush(stdout);
+}
+
 TEST(V, Sleep) {
   // Ignores SIGTERM, as does a child it forks: only SIGKILL ends them.
   ignoreTerm();
@@ -416,6 +424,17 @@ class VerdictTest(unittest.TestCase):
                            "GoogleTest reports it passed", 0)
         left = int(run.stdout.split("left pid=")[1].split()[0])
         self.assertEqual(wait_gone([left]), [])
+
+    def test_a_test_that_floods_its_output_fails_and_is_cut_off(self):
+        run = self.run_wrapper("V.FloodsItsOutput")
+        self.assertVerdict(run, "V.FloodsItsOutput", "FAILED", gv.flood_reason(), 1)
+        self.assertLess(len(run.stdout), gv.OUTPUT_LIMIT + (1 << 16))
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = pathlib.Path(tmp) / "batch"
+            batch = self.run_batch(folder, ["V.Pass", "V.FloodsItsOutput"])
+            self.assertEqual(batch.returncode, 0)
+            self.assertIn("every test runs alone", batch.stdout.splitlines()[-1])
+            self.assertEqual(list(folder.iterdir()), [])
 
     def test_stopping_the_wrapper_kills_the_test_processes(self):
         args = [sys.executable, str(WRAPPER), "--test", "V.Sleep", "--name", "wb.V.Sleep",

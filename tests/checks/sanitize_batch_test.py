@@ -6,7 +6,8 @@ with the findings this test chose and notes each tool it ran for a single
 kernel. Checks that a batch keeps memcheck, synccheck and initcheck as
 clean only where its whole run was clean, never racecheck; that a check
 then runs alone exactly the other tools; and that a kernel wrong on the
-plain run, or a changed module, keeps nothing. CTest:
+plain run, or a changed module, keeps nothing; and that a kernel whose run
+prints more than nsight.OUTPUT_LIMIT fails, its output not kept. CTest:
 workbook.sanitize_batch_keeps_only_clean_runs (label host)."""
 import os
 import pathlib
@@ -24,6 +25,10 @@ if sys.argv[1:] == ["--list"]:
                       for e in ("reduceSmem", "reduceSmemDyn")]))
     sys.exit(0)
 words = dict(i.split("=") for i in os.environ.get("FAKE_STATUS", "").split(",") if i)
+if os.environ.get("FAKE_FLOOD") in sys.argv:
+    # A kernel's printf with a huge field width: more than the checks keep.
+    for _ in range(10):
+        sys.stdout.buffer.write(b"x" * (1 << 20))
 if sys.argv[1] == "--status":
     sys.stdout.buffer.write(b"a kernel's printf of a byte that is not UTF-8: \xff\n")
     with open(sys.argv[2], "a") as out:
@@ -104,11 +109,22 @@ def main():
         got, tools = alone_tools("reduction/reduceSmem")
         if tools != ["initcheck", "memcheck", "racecheck", "synccheck"]:
             problems.append(f"after the module changed the check ran alone {tools}:\n{got.stdout}")
+        # A kernel that floods its output: the batch keeps nothing, and the
+        # check run alone fails, saying why, holding 8 MiB at most.
+        batch = run("--batch", str(kept), "--section", "reduction",
+                    FAKE_FLOOD="reduction/reduceSmem")
+        got, tools = alone_tools("reduction/reduceSmem", FAKE_FLOOD="reduction/reduceSmem")
+        if got.returncode != 1 or "printed more than 8 MiB" not in got.stdout \
+                or len(got.stdout) > 1 << 20:
+            problems.append(f"a kernel printing 10 MiB: exit {got.returncode}, expected 1 and "
+                            f"'printed more than 8 MiB' ({len(got.stdout)} bytes):\n"
+                            f"{batch.stdout[-2000:]}\n{got.stdout[-2000:]}{got.stderr[-2000:]}")
     for p in problems:
         print("PROBLEM " + p)
     if not problems:
         print("a section's batch keeps memcheck, synccheck and initcheck only where its whole run "
-              "was clean and the kernel right, never racecheck, and only while the module holds")
+              "was clean and the kernel right, never racecheck, and only while the module holds; "
+              "a kernel that prints 10 MiB fails")
     return 1 if problems else 0
 
 
