@@ -17,6 +17,7 @@ import io
 import itertools
 import json
 import pathlib
+import re
 
 from wbcore import course as wbex
 from . import records
@@ -46,6 +47,14 @@ DEFAULT_THRESHOLD = 0.6
 # that line, which is no evidence of copying.
 MIN_SHARED_CHARS = 4 * NOISE_CHARS
 CLOSEST_KEPT = 5            # highest pairs below the threshold, for context
+# What the lexer is given, so that no file holds the report up: pygments'
+# CUDA lexer takes time quadratic in a run of whitespace after a function's
+# parameters (32,000 newlines: 42 s; a million, hours), so runs are cut to
+# WHITESPACE_RUN_MAX characters (shown so, the spans index that text); and a
+# file larger than COMPARED_MAX_BYTES (the largest exercise file is under
+# 3 KB) is not compared at all but listed for a person to read.
+WHITESPACE_RUN_MAX = 64
+COMPARED_MAX_BYTES = 64 << 10
 EVIDENCE_NOTE = ("This report is evidence for a person to read, never a score change: the "
                  "grades in gradebook.csv do not depend on it. Similar code can have innocent "
                  "causes (the given starter, the book, an office hour); read the matching "
@@ -65,11 +74,14 @@ class Fingerprints:
 
 
 def _fingerprint(name, text, key):
-    """copydetect's fingerprint of text. Every k-gram is kept (window 1):
+    """copydetect's fingerprint of text, its runs of whitespace cut to
+    WHITESPACE_RUN_MAX. Every k-gram is kept (window 1):
     Python salts str hashes per process, so winnowing's choice of minima,
     and with it the scores, would change from run to run; exercise files
     are small, so keeping them all costs nothing."""
     from copydetect import CodeFingerprint
+    text = re.sub(r"\s{%d,}" % (WHITESPACE_RUN_MAX + 1),
+                  lambda m: m.group(0)[:WHITESPACE_RUN_MAX], text)
     return Fingerprints(name, text, CodeFingerprint(f"{key}.cu", NOISE_CHARS, 1,
                                                     language="cuda", fp=io.StringIO(text)))
 
@@ -149,6 +161,7 @@ def _references(exercise):
 def similarity_data(files, skipped=(), threshold=DEFAULT_THRESHOLD):
     """Everything the similarity report shows, as plain data."""
     pairs, closest, flags, per_exercise = [], [], [], []
+    skipped = list(skipped)
     for ex in wbex.exercises():
         if ex.worked_example:
             continue   # complete in the starter: nothing of the student's
@@ -160,8 +173,18 @@ def similarity_data(files, skipped=(), threshold=DEFAULT_THRESHOLD):
         references = [_without(_fingerprint(what, text, ex.key), given)
                       for what, text in _references(ex)]
         known = given.union(*(r.fingerprint.hashes for r in references))
-        handed = [_fingerprint(name, mine[ex.key], ex.key) for name, mine in sorted(files.items())
-                  if ex.key in mine and mine[ex.key] != starter]
+        handed = []
+        for name, mine in sorted(files.items()):
+            if ex.key not in mine or mine[ex.key] == starter:
+                continue
+            size = len(mine[ex.key].encode("utf-8"))
+            if size > COMPARED_MAX_BYTES:
+                skipped.append({"submission": name, "reason": (
+                    f"{ex.key}: not compared, {size} bytes (more than "
+                    f"{COMPARED_MAX_BYTES >> 10} KiB, where an exercise file is a few KB): "
+                    f"read it yourself")})
+                continue
+            handed.append(_fingerprint(name, mine[ex.key], ex.key))
         for mine in handed:
             # One flag per file: its closest match among the reference and
             # the worked examples (the reference first on a tie: it is

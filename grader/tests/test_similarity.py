@@ -85,6 +85,21 @@ class SimilarityTest(unittest.TestCase):
         self.assertEqual([(f["submission"], f["matches"]) for f in data["reference_matches"]],
                          [("s", "the reference solution")])
 
+    def test_no_file_holds_the_report_up(self):
+        # The lexer is quadratic in a run of whitespace after a function's
+        # parameters (a million newlines took hours); the run
+        # is cut, and a file past COMPARED_MAX_BYTES is listed, not lexed.
+        import time
+        reference = exercise_of(REDUCE_SMEM).solution_file().read_text()
+        held = reference + "void wbUnusedHelper(int x)" + "\n" * 60000 + ";\n"
+        huge = reference + "// " + "x" * gsim.COMPARED_MAX_BYTES + "\n"
+        started = time.monotonic()
+        data = self.report({"held": {REDUCE_SMEM: held}, "huge": {REDUCE_SMEM: huge}})
+        self.assertLess(time.monotonic() - started, 20)
+        self.assertEqual([f["submission"] for f in data["reference_matches"]], ["held"])
+        self.assertEqual([s["submission"] for s in data["skipped"]], ["huge"])
+        self.assertIn("read it yourself", data["skipped"][0]["reason"])
+
     def test_own_kernels_are_not_flagged_as_the_reference(self):
         files = {k["name"]: {REDUCE_SMEM: demo_class.own_kernel(k)}
                  for k in demo_class.OWN_KERNELS}
