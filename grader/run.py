@@ -14,6 +14,7 @@ import time
 import traceback
 
 from wbcore import course as wbex
+from wbcore import ctest_listing
 from wbcore.files import printable
 from . import build as gb
 from . import cache as gc
@@ -185,8 +186,9 @@ class Grader:
                                 "starter (a problem of the grading machine or the repository, "
                                 "not of the submission): " + messages[-1500:], notes)
 
+        not_attempted = self._not_attempted(submission, problems)
         inventory = gb.list_tests(slot, self.commands)
-        outcomes, run = self._outcomes(inventory, slot, name)
+        outcomes, run = self._outcomes(inventory, slot, name, not_attempted)
         gpu_missing = "" if options.gpu_present else options.gpu_note
         unavailable = gb.unavailable_tests(inventory, self.all_exercises)
         results, ungraded, warnings = gs.score(options.points, outcomes, problems, unavailable,
@@ -198,13 +200,60 @@ class Grader:
                         reference_files(submission, self.all_exercises),
                         untouched_files(submission, self.all_exercises))
 
-    def _outcomes(self, inventory, slot, submission=""):
+    def _not_attempted(self, submission, problems):
+        """The exercises with a TODO whose file is the starter as shipped (or
+        absent, where points.toml grades a missing file as the starter),
+        and that are not otherwise ungraded: each is a problem scoring 0,
+        and their tests are not run (_outcomes). A TODO left as given fails
+        its tests (workbook.starter_is_unsolved; the pristine starter earns
+        nothing), so running them, sanitizers, profiles and timed runs
+        included, would only cost minutes of a GPU."""
+        found = set()
+        for key in untouched_files(submission, self.all_exercises):
+            if key not in problems:
+                problems[key] = gs.Problem(
+                    "not attempted", f"NOT ATTEMPTED: starter/{key}.cu is the starter as "
+                    "shipped, so its checks score 0 (its tests were not run)")
+                found.add(key)
+        return found
+
+    def _untouched_test(self, labels, not_attempted):
+        """The exercise of `not_attempted` a test runs (its `exercise=`
+        label, or a comparison's `compares=` labels), or None."""
+        if not not_attempted:
+            return None
+        exercise = ctest_listing.exercise_of(labels, self.all_exercises)
+        if exercise is not None:
+            return exercise.key if exercise.key in not_attempted else None
+        return next((key for key in ctest_listing.compared_keys(labels, self.all_exercises)
+                     if key in not_attempted), None)
+
+    def _outcomes(self, inventory, slot, submission="", not_attempted=()):
         """(an outcome per listed test, the gb.TestRun of those that ran): the
         result cache's where it holds the test's key, else from CTest, which
         then runs only the tests that missed (none: no CTest at all). The
         fresh outcomes the cache may keep are stored, unless the run was
-        stopped at the suite timeout."""
+        stopped at the suite timeout. A test of an exercise in
+        `not_attempted` (or a comparison that times one) is not run: it
+        fails as not attempted, or, a GPU test where there is no GPU, is
+        not run as any GPU test is."""
         options = self.options
+        full_inventory = inventory
+        untouched = []
+        for test, labels in inventory:
+            key = self._untouched_test(labels, not_attempted)
+            if key is None:
+                continue
+            if not options.gpu_present and any(l in gb.GPU_LABELS for l in labels):
+                untouched.append(gs.TestOutcome(test, labels, gs.NOT_RUN,
+                                                reason=f"no GPU here: {options.gpu_note}"))
+            else:
+                untouched.append(gs.TestOutcome(
+                    test, labels, gs.FAILED,
+                    reason=f"not attempted: starter/{key}.cu is the starter as shipped"))
+        if untouched:
+            skipped = {t.name for t in untouched}
+            inventory = [(t, labels) for t, labels in inventory if t not in skipped]
         keys, digests = self._cache_keys(inventory, slot)
         cached = {}
         for name, labels in inventory:
@@ -219,7 +268,8 @@ class Grader:
         if missed:
             run = gb.run_tests(slot, self.commands, options.gpu_present, options.test_jobs,
                                options.suite_timeout,
-                               only=[test for test, _ in missed] if cached else None,
+                               only=[test for test, _ in missed] if cached or untouched
+                               else None,
                                gpu_lock=self.gpu_lock, confined=options.confined)
         not_run = "" if options.gpu_present else f"no GPU here: {options.gpu_note}"
         fresh = gb.test_outcomes(missed, run.results, run.output, not_run,
@@ -230,7 +280,11 @@ class Grader:
                 ran = gc.ran_files(t.labels, run.records.get(t.name), digests,
                                    self.all_exercises)
                 self.cache.put(keys[t.name], t, ran)
-        return gc.merge(inventory, cached, fresh), run
+        outcomes = gc.merge(inventory, cached, fresh)
+        if untouched:
+            order = {name: i for i, (name, _) in enumerate(full_inventory)}
+            outcomes = sorted(outcomes + untouched, key=lambda t: order[t.name])
+        return outcomes, run
 
     def _cache_keys(self, inventory, slot):
         """({test name: cache key} of the listed tests the cache may hold,

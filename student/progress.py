@@ -48,7 +48,7 @@ def run_starter_tests(label_regex, include_perf, junit, host_only=False, skip=()
     # exercise's own tests and the comparisons that time its kernel.
     excluded = [] if include_perf else ["perf"]
     for e in skip:
-        excluded += [ctest_listing.exercise_label(e.name), f"compares={e.name}"]
+        excluded += [ctest_listing.exercise_label(e.name), ctest_listing.compares_label(e.name)]
     if excluded:
         cmd += ["-LE", "^(" + "|".join(excluded) + ")$"]
     log = BUILD / "test.log"

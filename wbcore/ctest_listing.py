@@ -22,6 +22,9 @@ import sys
 from wbcore import course as wbex
 
 EXERCISE_LABEL = "exercise="
+# A section-wide comparison's label for each exercise whose student kernel
+# it times (WB_PERF_COMPARES, cmake/WorkbookDiscoverTests.cmake).
+COMPARES_LABEL = "compares="
 KINDS = ("host", "gpu", "perf", "profile", "sanitize", "method", "mutant")
 # A failing stand-in the discovery scripts add for tests they could not list
 # (an executable that was not built, a runner that cannot list its kernels).
@@ -82,6 +85,19 @@ def exercise_label(name):
     each label, so unanchored it would also pick setRowReadColPad's tests
     for setRowReadCol)."""
     return f"{EXERCISE_LABEL}{name}"
+
+
+def compares_label(name):
+    """The label of the comparisons that time exercise `name`'s kernel."""
+    return f"{COMPARES_LABEL}{name}"
+
+
+def compared_keys(labels, all_exercises):
+    """The keys ("section/name") of the exercises a comparison's
+    `compares=` labels name, in its section."""
+    section = section_of(labels, all_exercises)
+    return [f"{section}/{label[len(COMPARES_LABEL):]}" for label in labels
+            if label.startswith(COMPARES_LABEL)]
 
 
 def section_of(labels, all_exercises):

@@ -15,6 +15,7 @@ from grader import cache as gc
 from grader import run as grun
 from grader import score as gs
 from grader import submission as gsub
+from wbcore import ctest_listing
 from wbcore.results import TestResult
 
 GPU = ctest_labels("layout", "gpu", "setRowReadCol")
@@ -318,10 +319,10 @@ class GraderCacheTest(unittest.TestCase):
         return gb.TestRun({n: JUNIT[n] for n in names}, CTEST_OUTPUT, self.timed_out,
                           records={n: RECORDS[n] for n in names if n in RECORDS})
 
-    def outcomes(self, grader, inventory=INVENTORY):
+    def outcomes(self, grader, inventory=INVENTORY, not_attempted=()):
         with mock.patch.object(gb, "run_tests", self.fake_run_tests), \
                 mock.patch.object(gc, "context", return_value="ctx"):
-            found, _ = grader._outcomes(inventory, self.slot)
+            found, _ = grader._outcomes(inventory, self.slot, "", set(not_attempted))
         return {t.name: t for t in found}
 
     def stored(self):
@@ -361,6 +362,25 @@ class GraderCacheTest(unittest.TestCase):
                                   b"// mine\n")
             self.outcomes(grader)
             self.assertEqual(self.calls[2], [GPU_PAD, PERF, HUNG, SANITIZE])
+
+    def test_an_exercise_not_attempted_runs_none_of_its_tests(self):
+        # setRowReadColPad left as shipped: its own test and the comparison
+        # that times its kernel fail as not attempted, without running.
+        compares = PERF_LABELS + (ctest_listing.compares_label("setRowReadColPad"),)
+        inventory = [(n, compares if n == PERF else labels) for n, labels in INVENTORY]
+        found = self.outcomes(self.grader(), inventory, {"layout/setRowReadColPad"})
+        self.assertEqual(self.calls, [[GPU_ROW, HOST, HUNG, SANITIZE]])
+        self.assertEqual(list(found), [n for n, _ in INVENTORY])
+        for name in (GPU_PAD, PERF):
+            self.assertEqual(found[name].result, gs.FAILED)
+            self.assertEqual(found[name].reason, "not attempted: "
+                             "starter/layout/setRowReadColPad.cu is the starter as shipped")
+        self.assertEqual(len(self.stored()), 2, "the passes that ran; nothing not attempted")
+        # Without a GPU, its GPU tests are not run, as any GPU test.
+        grader = self.grader()
+        grader.options.gpu_present = False
+        found = self.outcomes(grader, inventory, {"layout/setRowReadColPad"})
+        self.assertEqual((found[GPU_PAD].result, found[PERF].result), (gs.NOT_RUN, gs.NOT_RUN))
 
     def test_nothing_missed_runs_no_ctest(self):
         grader = self.grader()
