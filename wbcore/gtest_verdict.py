@@ -57,7 +57,9 @@ timeout is: where another submission's run shared the GPU, the grader
 makes the run again alone), and those after it run again alone. A
 kernel that is wrong, faults or hangs only sometimes (or only after many
 launches in one context) would otherwise get a second try, and pass in
-it what it failed in the batch. This mode always exits 0 and stops the
+it what it failed in the batch. A batch killed for printing more than
+OUTPUT_LIMIT is read the same way, the test that was printing failing for
+it. This mode always exits 0 and stops the
 process after --batch-timeout seconds (default 30): it is a CTest
 fixture, and a failed one would keep its tests from running. With --from-batch DIR, a single test whose file is there,
 with those inputs unchanged, takes that verdict (and writes its record
@@ -791,7 +793,7 @@ def failures_standing(errors_bytes, contention):
     return None
 
 
-def ended_verdicts(tests, errors_bytes, failures_stand, timeout):
+def ended_verdicts(tests, errors_bytes, failures_stand, timeout, flooded=False):
     """(kept, hung): batch_verdicts' {test: (verdict, reason, failures)} for a batch that
     left no report (stopped at its time limit, `timeout` seconds): from the
     harness's "end {JSON}" lines (wb::noteTestEnd), each test's result as
@@ -802,7 +804,10 @@ def ended_verdicts(tests, errors_bytes, failures_stand, timeout):
     reason (a kernel that hangs only after many launches in one process
     hangs only in the batch), and is `hung` (else None): its record is then
     joined by a contention note, as a CTest timeout is, so that a run that
-    shared the GPU with another submission's is made again alone."""
+    shared the GPU with another submission's is made again alone. Where it
+    was killed for printing more than OUTPUT_LIMIT (`flooded`), the test
+    that was running fails for that, and is not `hung`."""
+    stopped = "killed later for its output" if flooded else "stopped later at its time limit"
     ended, started = {}, []
     for line in (errors_bytes or b"").decode("utf-8", "replace").splitlines():
         if line.startswith("test "):
@@ -824,13 +829,18 @@ def ended_verdicts(tests, errors_bytes, failures_stand, timeout):
         result, failures = found
         if result == "passed":
             kept[test] = ("passed", "GoogleTest reports it passed (in its exercise's run of "
-                                    "all its tests, stopped later at its time limit)", [])
+                                    f"all its tests, {stopped})", [])
         elif (result == "failed" and failures
               and (failures_stand is None or test in failures_stand)):
             kept[test] = ("failed", f"GoogleTest reports {len(failures)} failure(s) (in its "
-                                    "exercise's run of all its tests, stopped later at its "
-                                    "time limit)", [f[:KEPT_FAILURE_CHARS] for f in failures])
+                                    f"exercise's run of all its tests, {stopped})",
+                          [f[:KEPT_FAILURE_CHARS] for f in failures])
     running = started[-1] if started and started[-1] not in ended else None
+    if flooded:
+        if (running in tests and running not in kept
+                and (failures_stand is None or running in failures_stand)):
+            kept[running] = ("failed", flood_reason(), [flood_reason()])
+        return kept, None
     if (timeout is None or running not in tests or running in kept
             or not (failures_stand is None or running in failures_stand)):
         return kept, None
@@ -904,16 +914,13 @@ def run_batch(folder, tests, command, timeout):
         if child.stop_signal is not None:
             verdict_line(child, "batch: stopped; every test runs alone")
             return EXIT_PASSED
-        if child.flooded:
-            verdict_line(child, f"batch: {flood_reason()}; every test runs alone")
-            return EXIT_PASSED
         report_bytes, report_problem = read_plain(report)
         errors_bytes, errors_problem = read_plain(errors_log)
         stand = failures_standing(errors_bytes, os.path.lexists(contention_log))
         if errors_problem:
             stand = set()
         hung = None
-        if how == "exit":
+        if how == "exit" and not child.flooded:
             kept = batch_verdicts(tests, how, code, report_bytes, report_problem,
                                   failures_stand=stand)
         else:
@@ -929,9 +936,12 @@ def run_batch(folder, tests, command, timeout):
             # (-DWB_BATCH_TIMEOUT=S for a slower GPU); one that shared the
             # GPU with another submission's run is made again alone
             # (the contention note).
-            limit = timeout if timed_out else None
+            # Killed for printing too much: the same, the test that was
+            # printing failing for it (a kernel that floods only where it
+            # finds itself in a batch gets no second try alone either).
+            limit = timeout if timed_out and not child.flooded else None
             kept, hung = ({}, None) if errors_problem else ended_verdicts(
-                tests, errors_bytes, stand, limit)
+                tests, errors_bytes, stand, limit, flooded=child.flooded)
         modules_bytes, modules_problem = read_plain(modules_log)
         if modules_problem:
             kept = {}
@@ -945,6 +955,8 @@ def run_batch(folder, tests, command, timeout):
         failed = sum(verdict == "failed" for verdict, _, _ in kept.values())
         verdict_line(child, f"batch: {len(kept)} of {len(tests)} test(s) kept, {failed} of "
                             f"them failed ({describe_end(how, code)}"
+                            + (f"; killed for printing more than {OUTPUT_LIMIT >> 20} MiB"
+                               if child.flooded else "")
                             + ("" if stand is None else
                                "; a CUDA call failed: the failures after its test run alone")
                             + "); the others run alone")

@@ -429,12 +429,22 @@ class VerdictTest(unittest.TestCase):
         run = self.run_wrapper("V.FloodsItsOutput")
         self.assertVerdict(run, "V.FloodsItsOutput", "FAILED", gv.flood_reason(), 1)
         self.assertLess(len(run.stdout), gv.OUTPUT_LIMIT + (1 << 16))
+        # In a batch, the tests that ended before keep their verdicts, the
+        # flooding test fails for it, and those after it run alone: a
+        # kernel that floods only in a batch gets no second try.
         with tempfile.TemporaryDirectory() as tmp:
             folder = pathlib.Path(tmp) / "batch"
-            batch = self.run_batch(folder, ["V.Pass", "V.FloodsItsOutput"])
+            batch = self.run_batch(folder, ["V.Pass", "V.Fail", "V.FloodsItsOutput",
+                                            "Inst/VP.Works/small"])
             self.assertEqual(batch.returncode, 0)
-            self.assertIn("every test runs alone", batch.stdout.splitlines()[-1])
-            self.assertEqual(list(folder.iterdir()), [])
+            self.assertIn("killed for printing more than 8 MiB", batch.stdout.splitlines()[-1])
+            self.assertEqual(sorted(p.name for p in folder.iterdir()),
+                             ["V.Fail.json", "V.FloodsItsOutput.json", "V.Pass.json"])
+            kept = json.loads((folder / "V.FloodsItsOutput.json").read_text())
+            self.assertEqual((kept["verdict"], kept["reason"]), ("failed", gv.flood_reason()))
+            alone = self.run_from_batch(folder, "V.FloodsItsOutput")
+            self.assertEqual(alone.returncode, 1)
+            self.assertIn(gv.flood_reason(), self.last_line(alone))
 
     def test_stopping_the_wrapper_kills_the_test_processes(self):
         args = [sys.executable, str(WRAPPER), "--test", "V.Sleep", "--name", "wb.V.Sleep",
