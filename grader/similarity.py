@@ -49,12 +49,16 @@ MIN_SHARED_CHARS = 4 * NOISE_CHARS
 CLOSEST_KEPT = 5            # highest pairs below the threshold, for context
 # What the lexer is given, so that no file holds the report up: pygments'
 # CUDA lexer takes time quadratic in a run of whitespace after a function's
-# parameters (32,000 newlines: 42 s; a million, hours), so runs are cut to
-# WHITESPACE_RUN_MAX characters (shown so, the spans index that text); and a
-# file larger than COMPARED_MAX_BYTES (the largest exercise file is under
-# 3 KB) is not compared at all but listed for a person to read.
+# parameters (32,000 newlines: 42 s; a million, hours) and in a `#define`
+# line of many `/**/` (60 KB: 19 s). copydetect drops comments and
+# whitespace anyway, so the lexer is given the code without its comments
+# (each one space) and with runs of whitespace cut to WHITESPACE_RUN_MAX
+# characters; the report shows the file with those runs cut, the spans
+# mapped back to it. Code past COMPARED_MAX_BYTES (the largest exercise file
+# is under 3 KB) is not compared at all but listed for a person to read:
+# comments or blank lines cannot push a copy there.
 WHITESPACE_RUN_MAX = 64
-COMPARED_MAX_BYTES = 64 << 10
+COMPARED_MAX_BYTES = 16 << 10
 EVIDENCE_NOTE = ("This report is evidence for a person to read, never a score change: the "
                  "grades in gradebook.csv do not depend on it. Similar code can have innocent "
                  "causes (the given starter, the book, an office hour); read the matching "
@@ -65,25 +69,96 @@ EVIDENCE_NOTE = ("This report is evidence for a person to read, never a score ch
 class Fingerprints:
     """A file's winnowed k-gram hashes minus the boilerplate's."""
     name: str
-    text: str
-    fingerprint: object          # copydetect.CodeFingerprint
+    text: str                    # as shown: the file, runs of whitespace cut
+    fingerprint: object          # copydetect.CodeFingerprint, of the code lexed
+    where: list = None           # where each character lexed is in `text`
 
     @property
     def empty(self):
         return not self.fingerprint.hashes
 
 
+def _cut_runs(text):
+    return re.sub(r"\s{%d,}" % (WHITESPACE_RUN_MAX + 1),
+                  lambda m: m.group(0)[:WHITESPACE_RUN_MAX], text)
+
+
+def lexable(text):
+    """(code, where): `text` without its comments (each one space) and with
+    runs of whitespace cut to WHITESPACE_RUN_MAX, in one pass; where[i] is
+    the index in `text` of code[i]. String and character literals are kept
+    as they are, so a "//" in one starts no comment."""
+    out, where = [], []
+    i, n = 0, len(text)
+    run = 0
+
+    def put(ch, at):
+        nonlocal run
+        if ch.isspace():
+            run += 1
+            if run > WHITESPACE_RUN_MAX:
+                return
+        else:
+            run = 0
+        out.append(ch)
+        where.append(at)
+
+    while i < n:
+        ch = text[i]
+        if ch == "/" and text.startswith("//", i):
+            end = i + 2
+            while end < n and not (text[end] == "\n" and text[end - 1] != "\\"):
+                end += 1
+            put(" ", i)
+            i = end
+        elif ch == "/" and text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            put(" ", i)
+            i = n if end < 0 else end + 2
+        elif ch in "\"'":
+            put(ch, i)
+            i += 1
+            while i < n and text[i] != ch and text[i] != "\n":
+                if text[i] == "\\" and i + 1 < n:
+                    put(text[i], i)
+                    i += 1
+                put(text[i], i)
+                i += 1
+            if i < n and text[i] == ch:
+                put(ch, i)
+                i += 1
+        else:
+            put(ch, i)
+            i += 1
+    return "".join(out), where
+
+
 def _fingerprint(name, text, key):
-    """copydetect's fingerprint of text, its runs of whitespace cut to
-    WHITESPACE_RUN_MAX. Every k-gram is kept (window 1):
+    """copydetect's fingerprint of the code of `text` (lexable). Every
+    k-gram is kept (window 1):
     Python salts str hashes per process, so winnowing's choice of minima,
     and with it the scores, would change from run to run; exercise files
     are small, so keeping them all costs nothing."""
     from copydetect import CodeFingerprint
-    text = re.sub(r"\s{%d,}" % (WHITESPACE_RUN_MAX + 1),
-                  lambda m: m.group(0)[:WHITESPACE_RUN_MAX], text)
-    return Fingerprints(name, text, CodeFingerprint(f"{key}.cu", NOISE_CHARS, 1,
-                                                    language="cuda", fp=io.StringIO(text)))
+    shown = _cut_runs(text)
+    code, where = lexable(shown)
+    return Fingerprints(name, shown, CodeFingerprint(f"{key}.cu", NOISE_CHARS, 1,
+                                                     language="cuda", fp=io.StringIO(code)),
+                        where)
+
+
+def _shown_spans(found, slices):
+    """copydetect's [start, end) slices of the code lexed, as spans of the
+    text shown."""
+    if not len(slices):
+        return []
+    where, spans = found.where, []
+    for start, end in zip(*slices):
+        start, end = int(start), int(end)
+        if end <= start or start >= len(where):
+            continue
+        spans.append([where[start], where[min(end, len(where)) - 1] + 1])
+    return spans
 
 
 def _without(found, boilerplate):
@@ -95,7 +170,7 @@ def _without(found, boilerplate):
     fp.hashes = fp.hashes - boilerplate
     fp.hash_idx = {h: i for h, i in fp.hash_idx.items() if h in fp.hashes}
     fp.token_coverage = get_token_coverage(fp.hash_idx, NOISE_CHARS, len(fp.filtered_code))
-    return Fingerprints(found.name, found.text, fp)
+    return Fingerprints(found.name, found.text, fp, found.where)
 
 
 def _hashes(text, key):
@@ -105,13 +180,12 @@ def _hashes(text, key):
 def compare(a, b):
     """(similarity, similarity of a, of b, shared chars, spans of a, spans of
     b): each file's share of its own code found in the other, the larger as
-    the pair's; spans are [start, end) character ranges of the raw texts."""
+    the pair's; spans are [start, end) character ranges of the texts shown."""
     from copydetect import compare_files
     if a.empty or b.empty:
         return 0.0, 0.0, 0.0, 0, [], []
     shared, (sim_a, sim_b), (slices_a, slices_b) = compare_files(a.fingerprint, b.fingerprint)
-    spans_a = [[int(s), int(t)] for s, t in zip(*slices_a)] if len(slices_a) else []
-    spans_b = [[int(s), int(t)] for s, t in zip(*slices_b)] if len(slices_b) else []
+    spans_a, spans_b = _shown_spans(a, slices_a), _shown_spans(b, slices_b)
     sim_a, sim_b = min(1.0, float(sim_a)), min(1.0, float(sim_b))
     return max(sim_a, sim_b), sim_a, sim_b, int(shared), spans_a, spans_b
 
@@ -177,12 +251,12 @@ def similarity_data(files, skipped=(), threshold=DEFAULT_THRESHOLD):
         for name, mine in sorted(files.items()):
             if ex.key not in mine or mine[ex.key] == starter:
                 continue
-            size = len(mine[ex.key].encode("utf-8"))
+            size = len(lexable(_cut_runs(mine[ex.key]))[0].encode("utf-8"))
             if size > COMPARED_MAX_BYTES:
                 skipped.append({"submission": name, "reason": (
-                    f"{ex.key}: not compared, {size} bytes (more than "
-                    f"{COMPARED_MAX_BYTES >> 10} KiB, where an exercise file is a few KB): "
-                    f"read it yourself")})
+                    f"{ex.key}: not compared, {size} bytes of code without comments (more "
+                    f"than {COMPARED_MAX_BYTES >> 10} KiB, where an exercise file is a few "
+                    f"KB): read it yourself")})
                 continue
             handed.append(_fingerprint(name, mine[ex.key], ex.key))
         for mine in handed:

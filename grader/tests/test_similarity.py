@@ -86,19 +86,49 @@ class SimilarityTest(unittest.TestCase):
                          [("s", "the reference solution")])
 
     def test_no_file_holds_the_report_up(self):
-        # The lexer is quadratic in a run of whitespace after a function's
-        # parameters (a million newlines took hours); the run
-        # is cut, and a file past COMPARED_MAX_BYTES is listed, not lexed.
+        # pygments' CUDA lexer is quadratic in a run of whitespace after a
+        # function's parameters (a million newlines took hours) and in a
+        # #define line of many /**/ (60 KB: 19 s): the lexer gets the code
+        # without comments, runs cut; code past COMPARED_MAX_BYTES is listed.
         import time
         reference = exercise_of(REDUCE_SMEM).solution_file().read_text()
         held = reference + "void wbUnusedHelper(int x)" + "\n" * 60000 + ";\n"
-        huge = reference + "// " + "x" * gsim.COMPARED_MAX_BYTES + "\n"
+        macro = reference + "#define WB_X " + "/**/" * 15000 + "\n"
+        huge = reference + "int wbPad = 0" + " + 0" * gsim.COMPARED_MAX_BYTES + ";\n"
         started = time.monotonic()
-        data = self.report({"held": {REDUCE_SMEM: held}, "huge": {REDUCE_SMEM: huge}})
-        self.assertLess(time.monotonic() - started, 20)
-        self.assertEqual([f["submission"] for f in data["reference_matches"]], ["held"])
+        data = self.report({"held": {REDUCE_SMEM: held}, "huge": {REDUCE_SMEM: huge},
+                            "macro": {REDUCE_SMEM: macro}})
+        self.assertLess(time.monotonic() - started, 8)
+        self.assertEqual([f["submission"] for f in data["reference_matches"]],
+                         ["held", "macro"])
         self.assertEqual([s["submission"] for s in data["skipped"]], ["huge"])
         self.assertIn("read it yourself", data["skipped"][0]["reason"])
+
+    def test_comments_cannot_push_a_copy_out_of_the_report(self):
+        own = demo_class.PLANTED
+        padding = "/* " + "padding " * gsim.COMPARED_MAX_BYTES + "*/\n"
+        files = {"orig": {REDUCE_SMEM: demo_class.own_kernel(own)},
+                 "copy": {REDUCE_SMEM: padding + "\n" * 5000 + demo_class.planted_copy(own)}}
+        data = self.report(files)
+        self.assertEqual(data["skipped"], [])
+        (pair,) = data["pairs"]
+        # The spans point into the text shown (runs of whitespace cut), at
+        # the copied code, not into the padding.
+        text = pair["text_a"] if pair["a"] == "copy" else pair["text_b"]
+        spans = pair["spans_a"] if pair["a"] == "copy" else pair["spans_b"]
+        self.assertTrue(spans)
+        self.assertTrue(all(start > len(padding) for start, _ in spans))
+        self.assertNotIn("\n" * (gsim.WHITESPACE_RUN_MAX + 1), text)
+
+    def test_lexable_keeps_literals_and_maps_back(self):
+        text = 'int a = 1; // one\nconst char* s = "//not"; /* two\n */ int b;'
+        code, where = gsim.lexable(text)
+        self.assertEqual(code, 'int a = 1;  \nconst char* s = "//not";   int b;')
+        # Each character lexed is the one it maps to, or the space a
+        # comment became, mapped to the comment's first character.
+        self.assertTrue(all(c == text[w] or (c == " " and text[w] == "/")
+                            for c, w in zip(code, where)))
+        self.assertEqual(len(where), len(code))
 
     def test_own_kernels_are_not_flagged_as_the_reference(self):
         files = {k["name"]: {REDUCE_SMEM: demo_class.own_kernel(k)}
