@@ -13,7 +13,8 @@ it) lost its points with the compiler's errors shown, that the empty one is
 scored 0 with its reason, that points.toml matches the suite (no check
 without tests), that the starter (graded after the broken one, whose files
 as compiled are the starter's) reuses that run's outcomes from the result
-cache, and that grading again resumes without regrading.
+cache, that the starter's TODO exercises are not attempted (none of their
+tests runs), and that grading again resumes without regrading.
 
 The GPU checks are left out (--no-gpu) unless --gpu is given: with them,
 the class takes tens of minutes on a GPU (the sanitizer and profiler runs),
@@ -109,8 +110,17 @@ def check_scores(docs, check, gpu_used):
     # cacheable tests all come from broken/'s run.
     reused = docs["starter"]["extra_data"].get("tests_reused", 0)
     check.expect(reused > 0, "the starter reused no test outcome of the broken submission")
-    check.expect(docs["solutions"]["extra_data"].get("tests_reused", 0) < reused,
-                 "the solutions reused as many outcomes as the starter")
+    # The starter's TODO exercises are not attempted: 0 with that reason, and
+    # none of their tests ran, so what it reused are the worked examples'
+    # tests, which the solutions share; the solutions can reuse no more.
+    to_do = {e.key for e in wbex.exercises() if not e.worked_example}
+    for test in docs["starter"]["tests"]:
+        if test["name"].split(":")[0] in to_do:
+            check.expect(test["score"] == 0 and "NOT ATTEMPTED" in test["output"],
+                         f"{test['name']} of the starter is not said to be not attempted: "
+                         f"{test['output'][:200]}")
+    check.expect(docs["solutions"]["extra_data"].get("tests_reused", 0) <= reused,
+                 "the solutions reused more outcomes than the starter")
     if gpu_used:
         for test in docs["solutions"]["tests"]:
             check.expect(test["score"] == test["max_score"] or "performance" in test["name"],
