@@ -186,9 +186,9 @@ class Grader:
                                 "starter (a problem of the grading machine or the repository, "
                                 "not of the submission): " + messages[-1500:], notes)
 
-        not_attempted = self._not_attempted(submission, problems)
+        self._not_attempted(submission, problems)
         inventory = gb.list_tests(slot, self.commands)
-        outcomes, run = self._outcomes(inventory, slot, name, not_attempted)
+        outcomes, run = self._outcomes(inventory, slot, name, unrun_reasons(problems))
         gpu_missing = "" if options.gpu_present else options.gpu_note
         unavailable = gb.unavailable_tests(inventory, self.all_exercises)
         results, ungraded, warnings = gs.score(options.points, outcomes, problems, unavailable,
@@ -217,40 +217,39 @@ class Grader:
                 found.add(key)
         return found
 
-    def _untouched_test(self, labels, not_attempted):
-        """The exercise of `not_attempted` a test runs (its `exercise=`
-        label, or a comparison's `compares=` labels), or None."""
-        if not not_attempted:
+    def _unrun_exercise(self, labels, unrun):
+        """The exercise of `unrun` a test runs (its `exercise=` label, or a
+        comparison's `compares=` labels), or None."""
+        if not unrun:
             return None
         exercise = ctest_listing.exercise_of(labels, self.all_exercises)
         if exercise is not None:
-            return exercise.key if exercise.key in not_attempted else None
+            return exercise.key if exercise.key in unrun else None
         return next((key for key in ctest_listing.compared_keys(labels, self.all_exercises)
-                     if key in not_attempted), None)
+                     if key in unrun), None)
 
-    def _outcomes(self, inventory, slot, submission="", not_attempted=()):
+    def _outcomes(self, inventory, slot, submission="", unrun=None):
         """(an outcome per listed test, the gb.TestRun of those that ran): the
         result cache's where it holds the test's key, else from CTest, which
         then runs only the tests that missed (none: no CTest at all). The
         fresh outcomes the cache may keep are stored, unless the run was
-        stopped at the suite timeout. A test of an exercise in
-        `not_attempted` (or a comparison that times one) is not run: it
-        fails as not attempted, or, a GPU test where there is no GPU, is
-        not run as any GPU test is."""
+        stopped at the suite timeout. A test of an exercise in `unrun`
+        ({key: why}: those that score 0 whatever their tests say, or a
+        comparison that times one) is not run: it fails for that reason,
+        or, a GPU test where there is no GPU, is not run as any GPU test
+        is."""
         options = self.options
         full_inventory = inventory
         untouched = []
         for test, labels in inventory:
-            key = self._untouched_test(labels, not_attempted)
+            key = self._unrun_exercise(labels, unrun)
             if key is None:
                 continue
             if not options.gpu_present and any(l in gb.GPU_LABELS for l in labels):
                 untouched.append(gs.TestOutcome(test, labels, gs.NOT_RUN,
                                                 reason=f"no GPU here: {options.gpu_note}"))
             else:
-                untouched.append(gs.TestOutcome(
-                    test, labels, gs.FAILED,
-                    reason=f"not attempted: starter/{key}.cu is the starter as shipped"))
+                untouched.append(gs.TestOutcome(test, labels, gs.FAILED, reason=unrun[key]))
         if untouched:
             skipped = {t.name for t in untouched}
             inventory = [(t, labels) for t, labels in inventory if t not in skipped]
@@ -395,6 +394,26 @@ class Grader:
         status = ("refused" if refused else "compile-errors" if broken else
                   "timeout" if suite_timed_out or hung else "ok")
         return status, "; ".join(reasons)
+
+
+# Why an exercise that scores 0 whatever its tests say (a problem of
+# grader/score.py) has none of its tests run: by the problem's state.
+UNRUN_REASONS = {
+    "not attempted": "not attempted: starter/{key}.cu is the starter as shipped",
+    "missing": "not run: starter/{key}.cu is not in the submission",
+    "compile error": "not run: starter/{key}.cu does not compile",
+    "link error": "not run: starter/{key}.cu does not link",
+    "refused": "not run: starter/{key}.cu was refused",
+}
+
+
+def unrun_reasons(problems):
+    """{exercise key: why its tests are not run} for every exercise with a
+    problem: it scores 0 on all its checks (grader/score.py), and where its
+    file did not compile or was missing, the pristine starter that stood in
+    would only fail them, so running them would only cost the GPU's time."""
+    return {key: UNRUN_REASONS.get(p.state, "not run: {key} scores 0 ({state})").format(
+        key=key, state=p.state) for key, p in problems.items()}
 
 
 def _files_equal(submission, exercises, path_of):

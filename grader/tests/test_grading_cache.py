@@ -319,10 +319,11 @@ class GraderCacheTest(unittest.TestCase):
         return gb.TestRun({n: JUNIT[n] for n in names}, CTEST_OUTPUT, self.timed_out,
                           records={n: RECORDS[n] for n in names if n in RECORDS})
 
-    def outcomes(self, grader, inventory=INVENTORY, not_attempted=()):
+    def outcomes(self, grader, inventory=INVENTORY, problems=None):
         with mock.patch.object(gb, "run_tests", self.fake_run_tests), \
                 mock.patch.object(gc, "context", return_value="ctx"):
-            found, _ = grader._outcomes(inventory, self.slot, "", set(not_attempted))
+            found, _ = grader._outcomes(inventory, self.slot, "",
+                                        grun.unrun_reasons(problems or {}))
         return {t.name: t for t in found}
 
     def stored(self):
@@ -368,7 +369,8 @@ class GraderCacheTest(unittest.TestCase):
         # that times its kernel fail as not attempted, without running.
         compares = PERF_LABELS + (ctest_listing.compares_label("setRowReadColPad"),)
         inventory = [(n, compares if n == PERF else labels) for n, labels in INVENTORY]
-        found = self.outcomes(self.grader(), inventory, {"layout/setRowReadColPad"})
+        untouched = {"layout/setRowReadColPad": gs.Problem("not attempted", "NOT ATTEMPTED")}
+        found = self.outcomes(self.grader(), inventory, untouched)
         self.assertEqual(self.calls, [[GPU_ROW, HOST, HUNG, SANITIZE]])
         self.assertEqual(list(found), [n for n, _ in INVENTORY])
         for name in (GPU_PAD, PERF):
@@ -379,8 +381,18 @@ class GraderCacheTest(unittest.TestCase):
         # Without a GPU, its GPU tests are not run, as any GPU test.
         grader = self.grader()
         grader.options.gpu_present = False
-        found = self.outcomes(grader, inventory, {"layout/setRowReadColPad"})
+        found = self.outcomes(grader, inventory, untouched)
         self.assertEqual((found[GPU_PAD].result, found[PERF].result), (gs.NOT_RUN, gs.NOT_RUN))
+
+    def test_an_exercise_that_does_not_compile_runs_none_of_its_tests(self):
+        # Its checks score 0 with the compiler's messages; the pristine
+        # starter that stands in for it would only fail its tests.
+        broken = {"reduction/effectiveBandwidth": gs.Problem("compile error", "COMPILE ERROR")}
+        found = self.outcomes(self.grader(), INVENTORY, broken)
+        self.assertEqual(self.calls, [[GPU_ROW, GPU_PAD, PERF, HUNG, SANITIZE]])
+        self.assertEqual((found[HOST].result, found[HOST].reason),
+                         (gs.FAILED, "not run: starter/reduction/effectiveBandwidth.cu does "
+                                     "not compile"))
 
     def test_nothing_missed_runs_no_ctest(self):
         grader = self.grader()
