@@ -203,19 +203,16 @@ class Grader:
     def _not_attempted(self, submission, problems):
         """The exercises with a TODO whose file is the starter as shipped (or
         absent, where points.toml grades a missing file as the starter),
-        and that are not otherwise ungraded: each is a problem scoring 0,
-        and their tests are not run (_outcomes). A TODO left as given fails
+        and that are not otherwise ungraded, become problems scoring 0,
+        whose tests are not run (unrun_reasons). A TODO left as given fails
         its tests (workbook.starter_is_unsolved; the pristine starter earns
         nothing), so running them, sanitizers, profiles and timed runs
         included, would only cost minutes of a GPU."""
-        found = set()
         for key in untouched_files(submission, self.all_exercises):
             if key not in problems:
                 problems[key] = gs.Problem(
                     "not attempted", f"NOT ATTEMPTED: starter/{key}.cu is the starter as "
                     "shipped, so its checks score 0 (its tests were not run)")
-                found.add(key)
-        return found
 
     def _unrun_exercise(self, labels, unrun):
         """The exercise of `unrun` a test runs (its `exercise=` label, or a

@@ -36,6 +36,8 @@ import subprocess
 import tempfile
 import time
 
+from wbcore import gtest_verdict
+
 SKIP = 77
 
 SHARED_METRICS = {
@@ -407,11 +409,10 @@ class ToolTimeout(RuntimeError):
     """ncu or compute-sanitizer did not finish within its time limit."""
 
 
-# What one run of the kernel runner (under a tool or not) may print: its
-# own lines and the tool's are a few KB; a kernel's printf is the student's.
-# One printf record with a field width expands on the host to any length
-# (200 MB in 0.7 s on an H200), so past this the run is killed and fails.
-OUTPUT_LIMIT = 8 << 20
+# What one run of the kernel runner (under a tool or not) may print: as
+# much as a GoogleTest test (gtest_verdict says why): its own lines and the
+# tool's are a few KB; a kernel's printf is the student's.
+OUTPUT_LIMIT = gtest_verdict.OUTPUT_LIMIT
 
 
 class OutputFlood(RuntimeError):
@@ -469,7 +470,9 @@ def run_capped(cmd, timeout, env=None, limit=OUTPUT_LIMIT):
     if problem == "flood":
         raise OutputFlood(f"the kernel's run printed more than {limit >> 20} MiB (a printf in "
                           f"the kernel?); it was stopped there")
-    text = [b"".join(chunks[f]).decode("utf-8", "replace") for f in (proc.stdout, proc.stderr)]
+    # As text=True reads it: universal newlines.
+    text = [b"".join(chunks[f]).decode("utf-8", "replace").replace("\r\n", "\n")
+            .replace("\r", "\n") for f in (proc.stdout, proc.stderr)]
     return subprocess.CompletedProcess(cmd, proc.returncode, text[0], text[1])
 
 
