@@ -29,16 +29,17 @@ options:
   --forgeries LIST  forgeries: only these forged submissions
   --forgery-jobs N  forgeries: submissions graded at once (1; 2 shows whether
                     one submission's code can fail its neighbours' checks)
+  --forgery-test-jobs N  forgeries: tests a grading runs at once (4)
   --forgeries-alone LIST  forgeries: only these submissions are graded alone
                     as well (file stems, starter, solutions; each costs a
                     whole uncached suite)
   --forgeries-gpu-only  forgeries: only those the GPU checks bear on (expectations
                     zero, below, same-as; the refused ones never run, and CI
                     grades them)
-  --forgery-gpus N  forgeries: split them over the first N GPUs, one grading
-                    of a group each (CUDA_VISIBLE_DEVICES), each with its own
-                    pristine starter and solutions; group 0 grades
-                    those (or --forgeries-alone) alone, and every other
+  --forgery-gpus N  forgeries: split them over the first N-1 GPUs, one
+                    grading of a group each (CUDA_VISIBLE_DEVICES), each with
+                    its own pristine starter and solutions; GPU N-1 grades
+                    those (or --forgeries-alone) alone meanwhile, and every
                     group's are compared with them (logs forgeries-I.log,
                     results forgeries-I/)
   --forgeries-out DIR  forgeries: keep the submissions, both batches and the
@@ -99,6 +100,7 @@ IDLE=60
 COLD_TESTS=
 FORGERIES=""
 FORGERY_JOBS=1
+FORGERY_TEST_JOBS=4
 FORGERIES_ALONE=""
 FORGERIES_OUT=""
 FORGERIES_GPU=""
@@ -118,6 +120,7 @@ while [ $# -gt 0 ]; do
     --cold-tests) COLD_TESTS=${2:?--cold-tests needs a regular expression}; shift 2 ;;
     --forgeries) FORGERIES=${2:?--forgeries needs a list}; shift 2 ;;
     --forgery-jobs) FORGERY_JOBS=${2:?--forgery-jobs needs a number}; shift 2 ;;
+    --forgery-test-jobs) FORGERY_TEST_JOBS=${2:?--forgery-test-jobs needs a number}; shift 2 ;;
     --forgeries-alone) FORGERIES_ALONE=${2:?--forgeries-alone needs a list}; shift 2 ;;
     --forgeries-out) FORGERIES_OUT=${2:?--forgeries-out needs a folder}; shift 2 ;;
     --forgeries-gpu-only) FORGERIES_GPU=1; shift ;;
@@ -267,39 +270,46 @@ if wants forgeries; then
     [ -n "$FORGERIES_OUT" ] && only+=(--out "$FORGERIES_OUT")
     python3 "$ROOT/grader/tests/grade_forgeries.py" --gpu --work "$BUILD/forgeries-work" \
       --keep "$LOG/forgeries" "${only[@]}" "--grade-arg=--jobs=$FORGERY_JOBS" \
+      "--grade-arg=--test-jobs=$FORGERY_TEST_JOBS" \
       "${grading_options[@]}" >"$LOG/forgeries.log" 2>&1
     note "forgeries: exit $? in $(( $(date +%s) - t )) s"
   else
     # One grading per GPU, each pinned to its GPU: a group's timed checks
-    # hold its GPU alone, as one grading holds the one GPU.
+    # hold its GPU alone, as one grading holds the one GPU. The forgeries
+    # are split over the first N-1 GPUs; the last grades the pristine
+    # submissions (or --forgeries-alone) alone, beside them, and every
+    # group's batch is compared with those grades afterwards.
+    groups=$(( FORGERY_GPUS - 1 ))
+    alone_gpu=$groups
     pids=()
-    for ((g = 0; g < FORGERY_GPUS; g++)); do
-      group=("${only[@]}" --group "$g/$FORGERY_GPUS")
-      # Group 0 grades the pristine submissions alone (or --forgeries-alone);
-      # the others' batches are compared with those grades afterwards.
-      if [ "$g" -eq 0 ]; then
-        group+=(--alone "${FORGERIES_ALONE:-starter,solutions}")
+    for ((g = 0; g <= groups; g++)); do
+      if [ "$g" -lt "$groups" ]; then
+        group=("${only[@]}" --group "$g/$groups" --alone none)
       else
-        group+=(--alone none)
+        group=("${only[@]}" --alone-only --alone "${FORGERIES_ALONE:-starter,solutions}")
       fi
       [ -n "$FORGERIES_OUT" ] && group+=(--out "$FORGERIES_OUT/$g")
       CUDA_VISIBLE_DEVICES=$g python3 "$ROOT/grader/tests/grade_forgeries.py" --gpu \
         --work "$BUILD/forgeries-work-$g" --keep "$LOG/forgeries-$g" "${group[@]}" \
-        "--grade-arg=--jobs=$FORGERY_JOBS" "${grading_options[@]}" \
+        "--grade-arg=--jobs=$FORGERY_JOBS" "--grade-arg=--test-jobs=$FORGERY_TEST_JOBS" \
+        "${grading_options[@]}" \
         >"$LOG/forgeries-$g.log" 2>&1 &
       pids+=($!)
     done
-    for ((g = 0; g < FORGERY_GPUS; g++)); do
+    for ((g = 0; g <= groups; g++)); do
       wait "${pids[$g]}"
-      note "forgeries group $g of $FORGERY_GPUS (GPU $g): exit $? in $(( $(date +%s) - t )) s"
+      rc=$?
+      what="group $g of $groups"
+      [ "$g" -eq "$alone_gpu" ] && what="graded alone"
+      note "forgeries $what (GPU $g): exit $rc in $(( $(date +%s) - t )) s"
     done
     # A forgery's harm to its neighbours (the GPU-memory one) shows only as
     # a pristine submission graded beside it scoring other than alone.
-    for ((g = 1; g < FORGERY_GPUS; g++)); do
-      python3 "$ROOT/grader/tests/grade_forgeries.py" --work "$BUILD/forgeries-work-0" \
-        --compare "$LOG/forgeries-$g/batch-with-cache" "$LOG/forgeries-0/each-alone" \
+    for ((g = 0; g < groups; g++)); do
+      python3 "$ROOT/grader/tests/grade_forgeries.py" --work "$BUILD/forgeries-work-$alone_gpu" \
+        --compare "$LOG/forgeries-$g/batch-with-cache" "$LOG/forgeries-$alone_gpu/each-alone" \
         >"$LOG/forgeries-compare-$g.log" 2>&1
-      note "forgeries group $g: its pristine submissions against group 0's graded alone: exit $?"
+      note "forgeries group $g: its pristine submissions against those graded alone: exit $?"
     done
   fi
 fi
