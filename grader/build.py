@@ -32,6 +32,7 @@ from wbcore import build as wbbuild
 from wbcore import course as wbex
 from wbcore import ctest_listing
 from wbcore import gtest_verdict
+from wbcore import nsight
 from wbcore import object_check
 from wbcore import results as wbres
 from wbcore import sandbox
@@ -552,7 +553,7 @@ def shared_gpu_casualties(results, ctest_output, contention):
 
 
 def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=None,
-              confined=True):
+              confined=True, exercises=None):
     """Run the starter tests (all of them with a GPU, else the host ones),
     or only those named in `only`, in the CTest runs of test_phases: first
     all but the perf and profile tests, holding gpu_lock shared, so those of
@@ -574,7 +575,10 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
     count). A phase with nothing to run starts no CTest. Each CTest runs in
     the sandbox (confined_test_command) unless confined is False; what the
     grader reads back (JUnit reports, records) is in a folder made afresh
-    for the run."""
+    for the run. `exercises` (keys "section/name"), where only some tests
+    run, limits the sections' sanitizer and profile batches to those
+    exercises' kernels (nsight.BATCH_EXERCISES_ENV): the others' checks are
+    not run."""
     run = TestRun({}, "", False)
     outputs = []
     spent = 0.0
@@ -617,6 +621,8 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
             for note in records.glob("*" + gtest_verdict.CONTENTION_SUFFIX):
                 note.unlink(missing_ok=True)   # each phase's notes are its own
             env = {"WB_TEST_RECORDS": str(records)}
+            if exercises is not None:
+                env[nsight.BATCH_EXERCISES_ENV] = ",".join(sorted(exercises))
             cmd = ["ctest", "--test-dir", slot.build.absolute(), *label_args, *selection,
                    "-j", str(phase_jobs), "--output-junit", junit, "--no-tests=ignore"]
             if confined:

@@ -262,11 +262,12 @@ class Grader:
                                                        if missed and options.gpu_present else ""))
         run = gb.TestRun({}, "", False)
         if missed:
+            partial = bool(cached or untouched)
             run = gb.run_tests(slot, self.commands, options.gpu_present, options.test_jobs,
                                options.suite_timeout,
-                               only=[test for test, _ in missed] if cached or untouched
-                               else None,
-                               gpu_lock=self.gpu_lock, confined=options.confined)
+                               only=[test for test, _ in missed] if partial else None,
+                               gpu_lock=self.gpu_lock, confined=options.confined,
+                               exercises=self._run_exercises(missed) if partial else None)
         not_run = "" if options.gpu_present else f"no GPU here: {options.gpu_note}"
         fresh = gb.test_outcomes(missed, run.results, run.output, not_run,
                                  run.timed_out, options.suite_timeout)
@@ -281,6 +282,18 @@ class Grader:
             order = {name: i for i, (name, _) in enumerate(full_inventory)}
             outcomes = sorted(outcomes + untouched, key=lambda t: order[t.name])
         return outcomes, run
+
+    def _run_exercises(self, tests):
+        """The keys ("section/name") of the exercises whose kernels the
+        listed tests check or time: the kernels a section's batch must run
+        for them."""
+        keys = set()
+        for _, labels in tests:
+            exercise = ctest_listing.exercise_of(labels, self.all_exercises)
+            if exercise is not None:
+                keys.add(exercise.key)
+            keys.update(ctest_listing.compared_keys(labels, self.all_exercises))
+        return keys
 
     def _cache_keys(self, inventory, slot):
         """({test name: cache key} of the listed tests the cache may hold,

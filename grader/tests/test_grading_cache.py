@@ -300,6 +300,7 @@ class GraderCacheTest(unittest.TestCase):
         self.slot = gb.Slot(self.tmp / "work" / "slot-0")
         gsub.stage({}, self.slot.staged, EXERCISES)
         self.calls = []
+        self.batch_exercises = []
         self.timed_out = False
 
     def tearDown(self):
@@ -313,8 +314,9 @@ class GraderCacheTest(unittest.TestCase):
         return grader
 
     def fake_run_tests(self, slot, commands, gpu_present, jobs, timeout, only=None,
-                       gpu_lock=None, confined=True):
+                       gpu_lock=None, confined=True, exercises=None):
         self.calls.append(only)
+        self.batch_exercises.append(exercises)
         names = [n for n, _ in INVENTORY] if only is None else only
         return gb.TestRun({n: JUNIT[n] for n in names}, CTEST_OUTPUT, self.timed_out,
                           records={n: RECORDS[n] for n in names if n in RECORDS})
@@ -350,6 +352,22 @@ class GraderCacheTest(unittest.TestCase):
         gsub.write_if_changed(self.slot.staged / "layout" / "setRowReadColPad.cu", b"// mine\n")
         self.outcomes(grader)
         self.assertEqual(self.calls[1], [GPU_PAD, PERF, HUNG, SANITIZE])
+
+    def test_the_sections_batches_run_only_the_kernels_of_the_tests_that_run(self):
+        grader = self.grader()
+        self.outcomes(grader)
+        self.assertEqual(self.batch_exercises, [None], "everything runs: every kernel")
+        gsub.write_if_changed(self.slot.staged / "layout" / "setRowReadColPad.cu", b"// mine\n")
+        self.outcomes(grader)
+        # The perf comparison names no exercise here; the hung and the
+        # sanitize tests missed the cache the first time.
+        self.assertEqual(self.batch_exercises[1], {"layout/setRowReadColPad",
+                                                   "reduction/reduceSmem",
+                                                   "layout/setRowReadCol"})
+        compares = PERF_LABELS + (ctest_listing.compares_label("setRowReadColPad"),
+                                  ctest_listing.compares_label("setRowReadCol"))
+        self.assertEqual(grader._run_exercises([(PERF, compares)]),
+                         {"layout/setRowReadColPad", "layout/setRowReadCol"})
 
     def test_the_pristine_starters_perf_failure_is_reused_until_the_section_changes(self):
         JUNIT_FAILING_PERF = dict(JUNIT, **{PERF: TestResult(PERF, "failed", 1.0, "unwritten")})

@@ -4,7 +4,8 @@ GPU: a stand-in runner (a listing of two kernels of one section and the
 --status run, printing a byte that is not UTF-8 as a kernel's printf could) and a stand-in compute-sanitizer that writes a report file
 with the findings this test chose and notes each tool it ran for a single
 kernel. Checks that a batch keeps memcheck, synccheck and initcheck as
-clean only where its whole run was clean, never racecheck; that a check
+clean only where its whole run was clean, never racecheck, and, limited
+to some exercises (WB_BATCH_EXERCISES), only their kernels; that a check
 then runs alone exactly the other tools; and that a kernel wrong on the
 plain run, or a changed module, keeps nothing; and that a kernel whose run
 prints more than nsight.OUTPUT_LIMIT fails, its output not kept. CTest:
@@ -104,6 +105,17 @@ def main():
             if batch.returncode != 0 or tools != expected:
                 problems.append(f"{what}: the check ran alone {tools}, expected {expected}\n"
                                 f"{batch.stdout}{batch.stderr}\n{got.stdout}{got.stderr}")
+        # Limited by the grader to one exercise's kernels: the other's
+        # check finds nothing kept and runs every tool alone.
+        batch = run("--batch", str(kept), "--section", "reduction",
+                    WB_BATCH_EXERCISES="reduction/reduceSmemDyn")
+        for kernel, expected in (("reduction/reduceSmemDyn", ["racecheck"]),
+                                 ("reduction/reduceSmem",
+                                  ["initcheck", "memcheck", "racecheck", "synccheck"])):
+            got, tools = alone_tools(kernel)
+            if tools != expected:
+                problems.append(f"a batch limited to reduceSmemDyn: {kernel}'s check ran alone "
+                                f"{tools}, expected {expected}\n{batch.stdout}\n{got.stdout}")
         run("--batch", str(kept), "--section", "reduction")
         (modules / "reduceSmem.fatbin").write_bytes(b"another module")
         got, tools = alone_tools("reduction/reduceSmem")
