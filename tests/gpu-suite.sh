@@ -29,7 +29,8 @@ options:
   --forgeries LIST  forgeries: only these forged submissions
   --forgery-jobs N  forgeries: submissions graded at once (1; 2 shows whether
                     one submission's code can fail its neighbours' checks)
-  --forgery-test-jobs N  forgeries: tests a grading runs at once (4)
+  --forgery-test-jobs N  forgeries: tests a grading runs at once (default:
+                    the grader's, from the cores)
   --forgeries-alone LIST  forgeries: only these submissions are graded alone
                     as well (file stems, starter, solutions; each costs a
                     whole uncached suite)
@@ -100,7 +101,7 @@ IDLE=60
 COLD_TESTS=
 FORGERIES=""
 FORGERY_JOBS=1
-FORGERY_TEST_JOBS=4
+FORGERY_TEST_JOBS=""
 FORGERIES_ALONE=""
 FORGERIES_OUT=""
 FORGERIES_GPU=""
@@ -264,13 +265,13 @@ if wants forgeries; then
   t=$(date +%s)
   only=()
   [ -n "$FORGERIES" ] && only=(--only "$FORGERIES")
+  [ -n "$FORGERY_TEST_JOBS" ] && only+=("--grade-arg=--test-jobs=$FORGERY_TEST_JOBS")
   [ -n "$FORGERIES_GPU" ] && only+=(--needs-gpu)
   if [ "$FORGERY_GPUS" -le 1 ]; then
     [ -n "$FORGERIES_ALONE" ] && only+=(--alone "$FORGERIES_ALONE")
     [ -n "$FORGERIES_OUT" ] && only+=(--out "$FORGERIES_OUT")
     python3 "$ROOT/grader/tests/grade_forgeries.py" --gpu --work "$BUILD/forgeries-work" \
       --keep "$LOG/forgeries" "${only[@]}" "--grade-arg=--jobs=$FORGERY_JOBS" \
-      "--grade-arg=--test-jobs=$FORGERY_TEST_JOBS" \
       "${grading_options[@]}" >"$LOG/forgeries.log" 2>&1
     note "forgeries: exit $? in $(( $(date +%s) - t )) s"
   else
@@ -291,8 +292,7 @@ if wants forgeries; then
       [ -n "$FORGERIES_OUT" ] && group+=(--out "$FORGERIES_OUT/$g")
       CUDA_VISIBLE_DEVICES=$g python3 "$ROOT/grader/tests/grade_forgeries.py" --gpu \
         --work "$BUILD/forgeries-work-$g" --keep "$LOG/forgeries-$g" "${group[@]}" \
-        "--grade-arg=--jobs=$FORGERY_JOBS" "--grade-arg=--test-jobs=$FORGERY_TEST_JOBS" \
-        "${grading_options[@]}" \
+        "--grade-arg=--jobs=$FORGERY_JOBS" "${grading_options[@]}" \
         >"$LOG/forgeries-$g.log" 2>&1 &
       pids+=($!)
     done

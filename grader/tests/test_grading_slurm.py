@@ -255,6 +255,14 @@ class CommandLineTest(unittest.TestCase):
             self.assertEqual(getattr(again, field), getattr(args, field), field)
         self.assertEqual(json.loads(json.dumps(argv)), argv)
 
+    def test_tests_at_once_follow_the_cores_unless_given(self):
+        self.assertEqual([grade_cli.default_test_jobs(cpus, jobs)
+                          for cpus, jobs in ((2, 1), (16, 1), (64, 1), (16, 2), (16, 3))],
+                         [4, 8, 8, 4, 4])
+        # Not given, a Slurm task sets it from its own node's cores.
+        args = grade_cli.parse_args(["--batch", "c", "--out", "o", "--slurm"])
+        self.assertFalse(any(a.startswith("--test-jobs") for a in grade_cli.grading_argv(args)))
+
 
 if __name__ == "__main__":
     unittest.main()
