@@ -6,7 +6,8 @@
 # 1. `./workbook` on a fresh clone (configure, build wb_student, run the
 #    tests; exercises still as shipped are not run);
 # 2. `./workbook check reduceSmem` after touching its file, with the build
-#    steps it ran (from build/build.log: should be that module);
+#    steps it ran (from build/build.log: should be that module), and when
+#    its correctness verdicts were shown (its first "[gpu]" line);
 # 3. the same again, warm (nothing changed);
 # 4. `./workbook check reduceSmem --perf`, warm;
 # 5. `./workbook` once reduceSmem holds the reference answer;
@@ -23,25 +24,40 @@ cd "$clone" || exit 1
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 echo "commit $(git rev-parse --short HEAD), $(date -u +%F), ${gpu:-no GPU}, $(nproc) cores"
 
-timed() {  # label, log, junit, then the command
-  local label=$1 log=$2 junit=$3; shift 3
-  local start=$(date +%s)
-  "$@" > "$log" 2>&1
+# Each line of a command's output with the seconds since it started.
+stamp() {
+  python3 -c 'import sys, time
+start = time.monotonic()
+for line in sys.stdin:
+    print(f"[{time.monotonic() - start:7.2f} s] {line}", end="", flush=True)'
+}
+
+timed() {  # label, log, JUnit reports (comma-separated), then the command
+  local label=$1 log=$2 junits=$3; shift 3
+  local start=$(date +%s%N)
+  set -o pipefail
+  "$@" 2>&1 | stamp > "$log"
   local rc=$?
-  echo "$label: $(( $(date +%s) - start )) s (exit $rc; output: $log)"
-  [ -f "$junit" ] && python3 -m bench.verdict_times build "$junit" | sed 's/^/  /'
+  set +o pipefail
+  echo "$label: $(( ($(date +%s%N) - start) / 1000000 )) ms (exit $rc; output: $log)"
+  local first=$(grep -m1 -E '\[(gpu|host)\]:' "$log" | sed -E 's/^\[ *([0-9.]+) s\].*/\1/')
+  [ -n "$first" ] && echo "  correctness verdicts shown after $first s"
+  local files=()
+  for f in ${junits//,/ }; do [ -f "$f" ] && files+=("$f"); done
+  [ ${#files[@]} -gt 0 ] && python3 -m bench.verdict_times build "${files[@]}" | sed 's/^/  /'
 }
 
 timed "./workbook on a fresh clone" "$clone.first.log" build/progress.xml ./workbook
 echo "  build steps: $(grep -c '^\[[0-9]*/[0-9]*\]' build/build.log)"
 touch starter/reduction/reduceSmem.cu
-timed "./workbook check reduceSmem after a touch" "$clone.check.log" build/check.xml \
+checked=build/check-correctness.xml,build/check.xml
+timed "./workbook check reduceSmem after a touch" "$clone.check.log" "$checked" \
   ./workbook check reduceSmem
 echo "  build steps run:"
 grep '^\[[0-9]*/[0-9]*\]' build/build.log | sed 's/^/    /'
-timed "./workbook check reduceSmem, warm" "$clone.check2.log" build/check.xml \
+timed "./workbook check reduceSmem, warm" "$clone.check2.log" "$checked" \
   ./workbook check reduceSmem
-timed "./workbook check reduceSmem --perf, warm" "$clone.perf.log" build/check.xml \
+timed "./workbook check reduceSmem --perf, warm" "$clone.perf.log" "$checked" \
   ./workbook check reduceSmem --perf
 cp solutions/reduction/reduceSmem.cu starter/reduction/reduceSmem.cu
 timed "./workbook with reduceSmem solved" "$clone.solved.log" build/progress.xml ./workbook

@@ -4,7 +4,9 @@ profile, sanitize, method), the tests run and the seconds they took, summed
 over the tests (CTest runs several at once, so the sum exceeds the wall
 clock), from CTest's JUnit report and the build's listing.
 
-  python3 -m bench.verdict_times BUILD JUNIT.xml [--title TEXT]
+  python3 -m bench.verdict_times BUILD JUNIT.xml... [--title TEXT]
+
+(several reports: one command's CTest runs, e.g. ./workbook check's two)
 
 bench/time_student_loop.sh prints it after each command it times.
 """
@@ -33,17 +35,19 @@ def breakdown(results, listed):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     ap.add_argument("build", type=pathlib.Path)
-    ap.add_argument("junit", type=pathlib.Path)
+    ap.add_argument("junit", type=pathlib.Path, nargs="+")
     ap.add_argument("--title", default="")
     args = ap.parse_args()
     try:
-        results = wbres.load_junit(args.junit)
+        results = [r for junit in args.junit if junit.exists()
+                   for r in wbres.load_junit(junit)]
         listed = ctest_listing.by_name(ctest_listing.list_tests(args.build))
     except (OSError, ctest_listing.ListingError) as err:
         print(f"verdict_times: {err}", file=sys.stderr)
         return 1
     except Exception as err:  # a JUnit file CTest did not finish writing
-        print(f"verdict_times: {args.junit} could not be read: {err}", file=sys.stderr)
+        print(f"verdict_times: {' '.join(map(str, args.junit))} could not be read: {err}",
+              file=sys.stderr)
         return 1
     rows = breakdown(results, listed)
     if args.title:

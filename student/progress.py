@@ -25,6 +25,12 @@ from student.i18n import t
 
 # The default preset's build folder: CMakePresets.json alone names it.
 BUILD = wbbuild.preset_binary_dir("default")
+# `./workbook check` runs an exercise's tests in two CTest runs, by kind:
+# the correctness tests first, whose verdicts are shown as soon as they are
+# in, then the checks of how the kernel works (compute-sanitizer, Nsight
+# Compute, its machine code) and, with --perf, the timed comparisons.
+CHECKED_FIRST = ("host", "gpu")
+CHECKED_LATER = ("sanitize", "profile", "method")
 # The CMake target of what the student's loop needs (CMakeLists.txt):
 # ./workbook and ./workbook check build it alone; ./workbook test builds all.
 STUDENT_TARGET = "wb_student"
@@ -255,42 +261,51 @@ def check(name, include_perf=False):
         # match, and one matches a test when any of its labels does.
         selector = ["-L", f"^{e.section}$", "-L",
                     f"^({ctest_listing.exercise_label(e.name)}|compares={e.name})$"]
-    junit = BUILD / "check.xml"
     log = BUILD / "check.log"
     cmd = ["ctest", "--test-dir", str(BUILD), "-j", "4", "-L", "starter", "--output-on-failure",
-           "--output-junit", str(junit)] + selector
-    if not include_perf:
-        cmd += ["-LE", "perf"]
+           "--no-tests=ignore"] + selector
     if one_exercise:
         # The section's sanitizer and profile batches run every kernel of
         # the section; for one exercise its own check measuring its kernel
         # alone is faster (each check measures alone what no batch kept).
         cmd += ["-FS", r"\.(sanitize|profile)\.batch$"]
-    if junit.exists():
-        junit.unlink()
+    slower = CHECKED_LATER + (("perf",) if include_perf else ())
     print(t("check.running", name=name, log=log), flush=True)
     # The listing (about a second) is read while the tests run.
     listing = {}
     reader = threading.Thread(target=_read_listing, args=(listing,))
     reader.start()
+    results, listed, rc = [], None, 0
     with open(log, "w") as out:
-        rc = subprocess.run(cmd, cwd=wbex.ROOT, env=wbbuild.env_with_cuda(),
-                            stdout=out, stderr=subprocess.STDOUT).returncode
-    reader.join()
-    if "error" in listing:
-        print(t("cli.error", err=i18n.output_line(str(listing["error"]))), file=sys.stderr)
-        return 1
-    listed = listing["tests"]
-    try:
-        results = wbres.load_junit(junit)
-    except (OSError, ET.ParseError):
-        print(t("check.no_results", log=log), file=sys.stderr)
-        return rc or 1
+        for junit, kinds in ((BUILD / "check-correctness.xml", CHECKED_FIRST),
+                             (BUILD / "check.xml", slower)):
+            junit.unlink(missing_ok=True)
+            run = cmd + ["-L", "^(" + "|".join(kinds) + ")$", "--output-junit", str(junit)]
+            out.flush()
+            rc = subprocess.run(run, cwd=wbex.ROOT, env=wbbuild.env_with_cuda(),
+                                stdout=out, stderr=subprocess.STDOUT).returncode or rc
+            if listed is None:
+                reader.join()
+                if "error" in listing:
+                    print(t("cli.error", err=i18n.output_line(str(listing["error"]))),
+                          file=sys.stderr)
+                    return 1
+                listed = listing["tests"]
+            try:
+                found = wbres.load_junit(junit)
+            except (OSError, ET.ParseError):
+                print(t("check.no_results", log=log), file=sys.stderr)
+                return rc or 1
+            # Each run's verdicts as soon as they are in: the correctness
+            # tests' within seconds, before the slower checks start.
+            if found:
+                print("\n".join(wbsummary.group_lines(found, listed)), flush=True)
+            results += found
     if not results:
         print(t("check.no_match", name=name, log=log))
         return rc
     record_states(results, listed)
-    print("\n".join(wbsummary.summary_lines(results, listed)))
+    print("\n".join(wbsummary.closing_lines(results)))
     if include_perf:
         timed = [r.name for r in results if listed.get(r.name) and listed[r.name].kind == "perf"]
         print(t("check.perf_ran", count=len(timed),

@@ -46,18 +46,29 @@ def group_key(result, listed):
 
 def summary_lines(results, listed):
     """The summary as a list of lines."""
+    return group_lines(results, listed) + closing_lines(results)
+
+
+def group_lines(results, listed):
+    """One line per exercise and kind of check: how many passed, failed and
+    were skipped."""
     groups = collections.OrderedDict()
-    failures = []
     for r in results:
         groups.setdefault(group_key(r, listed), collections.Counter())[r.result] += 1
-        if r.result == "failed":
-            failures.append(r)
     lines = []
     for (where, kind), counter in groups.items():
         parts = [t(f"summary.{k}", n=counter[k]) for k in ("passed", "failed", "skipped")
                  if counter[k]]
         lines.append(t("summary.group", where=where, kind=kind,
                        counts=("，" if i18n.is_zh() else ", ").join(parts)))
+    return lines
+
+
+def closing_lines(results):
+    """The totals, then the first lines of each failure (at most
+    MAX_FAILURES_SHOWN)."""
+    failures = [r for r in results if r.result == "failed"]
+    lines = []
     total = collections.Counter(r.result for r in results)
     lines.append(t("summary.total", passed=total["passed"], failed=total["failed"],
                    skipped=total["skipped"]))
