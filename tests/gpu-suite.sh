@@ -37,10 +37,10 @@ options:
   --forgeries-gpu-only  forgeries: only those the GPU checks bear on (expectations
                     zero, below, same-as; the refused ones never run, and CI
                     grades them)
-  --forgery-gpus N  forgeries: split them over the first N-1 GPUs, one
-                    grading of a group each (CUDA_VISIBLE_DEVICES), each with
-                    its own pristine starter and solutions; GPU N-1 grades
-                    those (or --forgeries-alone) alone meanwhile, and every
+  --forgery-gpus N  forgeries: split them over the first N GPUs, one grading
+                    of a group each (CUDA_VISIBLE_DEVICES), each with its own
+                    pristine starter and solutions; group 0 grades
+                    the starter (or --forgeries-alone) alone, and every other
                     group's are compared with them (logs forgeries-I.log,
                     results forgeries-I/)
   --forgeries-out DIR  forgeries: keep the submissions, both batches and the
@@ -276,18 +276,18 @@ if wants forgeries; then
     note "forgeries: exit $? in $(( $(date +%s) - t )) s"
   else
     # One grading per GPU, each pinned to its GPU: a group's timed checks
-    # hold its GPU alone, as one grading holds the one GPU. The forgeries
-    # are split over the first N-1 GPUs; the last grades the pristine
-    # submissions (or --forgeries-alone) alone, beside them, and every
-    # group's batch is compared with those grades afterwards.
-    groups=$(( FORGERY_GPUS - 1 ))
-    alone_gpu=$groups
+    # hold its GPU alone, as one grading holds the one GPU.
     pids=()
-    for ((g = 0; g <= groups; g++)); do
-      if [ "$g" -lt "$groups" ]; then
-        group=("${only[@]}" --group "$g/$groups" --alone none)
+    for ((g = 0; g < FORGERY_GPUS; g++)); do
+      group=("${only[@]}" --group "$g/$FORGERY_GPUS")
+      # Group 0 grades the pristine starter alone (or --forgeries-alone);
+      # the others' batches are compared with those grades afterwards. The
+      # pristine solutions must earn full marks in every batch, as they do
+      # alone (grade_forgeries.py).
+      if [ "$g" -eq 0 ]; then
+        group+=(--alone "${FORGERIES_ALONE:-starter}")
       else
-        group=("${only[@]}" --alone-only --alone "${FORGERIES_ALONE:-starter,solutions}")
+        group+=(--alone none)
       fi
       [ -n "$FORGERIES_OUT" ] && group+=(--out "$FORGERIES_OUT/$g")
       CUDA_VISIBLE_DEVICES=$g python3 "$ROOT/grader/tests/grade_forgeries.py" --gpu \
@@ -296,20 +296,17 @@ if wants forgeries; then
         >"$LOG/forgeries-$g.log" 2>&1 &
       pids+=($!)
     done
-    for ((g = 0; g <= groups; g++)); do
+    for ((g = 0; g < FORGERY_GPUS; g++)); do
       wait "${pids[$g]}"
-      rc=$?
-      what="group $g of $groups"
-      [ "$g" -eq "$alone_gpu" ] && what="graded alone"
-      note "forgeries $what (GPU $g): exit $rc in $(( $(date +%s) - t )) s"
+      note "forgeries group $g of $FORGERY_GPUS (GPU $g): exit $? in $(( $(date +%s) - t )) s"
     done
     # A forgery's harm to its neighbours (the GPU-memory one) shows only as
     # a pristine submission graded beside it scoring other than alone.
-    for ((g = 0; g < groups; g++)); do
-      python3 "$ROOT/grader/tests/grade_forgeries.py" --work "$BUILD/forgeries-work-$alone_gpu" \
-        --compare "$LOG/forgeries-$g/batch-with-cache" "$LOG/forgeries-$alone_gpu/each-alone" \
+    for ((g = 1; g < FORGERY_GPUS; g++)); do
+      python3 "$ROOT/grader/tests/grade_forgeries.py" --work "$BUILD/forgeries-work-0" \
+        --compare "$LOG/forgeries-$g/batch-with-cache" "$LOG/forgeries-0/each-alone" \
         >"$LOG/forgeries-compare-$g.log" 2>&1
-      note "forgeries group $g: its pristine submissions against those graded alone: exit $?"
+      note "forgeries group $g: its pristine submissions against group 0's graded alone: exit $?"
     done
   fi
 fi

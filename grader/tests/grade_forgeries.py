@@ -286,6 +286,20 @@ def judge_clause(f, clause, doc, docs, gpu_used, check):
         check.expect(False, f"{f['path']}: unknown expectation {clause!r}")
 
 
+def solutions_at_full_marks(docs, check):
+    """The pristine solutions earn every point of every check in the batch,
+    as they do alone (the GPU suite's solutions stage passes them all): a
+    forgery graded before them left them nothing to lose. This holds them to
+    what grading them alone, a whole uncached suite, would compare with."""
+    doc = docs.get(PRISTINE["solutions"])
+    if doc is None:
+        return
+    short = [f"{t['name']} ({t['score']:g} of {t['max_score']:g})" for t in doc["tests"]
+             if t["score"] < t["max_score"]]
+    check.expect(not short, f"{PRISTINE['solutions']}: {len(short)} check(s) short of full "
+                            f"marks in the batch, first {short[:3]}")
+
+
 def same_grades(cached, alone, check):
     """Every submission graded alone is graded in the cached batch exactly
     as alone."""
@@ -319,11 +333,9 @@ def main():
                                    "the pristine starter and solutions are always graded)")
     ap.add_argument("--alone", help="grade only these submissions alone (comma-separated: "
                                     "file stems, starter, solutions; default all; 'none': "
-                                    "none): each costs a whole uncached suite on a GPU")
-    ap.add_argument("--alone-only", action="store_true",
-                    help="grade no batch and judge no forgery: only grade the --alone "
-                         "submissions alone, for the groups of --group to be compared with "
-                         "(--compare); on a GPU of its own, beside them")
+                                    "none): each costs a whole uncached suite on a GPU; with "
+                                    "the GPU checks, the pristine solutions must earn full "
+                                    "marks in the batch whether or not graded alone")
     ap.add_argument("--needs-gpu", action="store_true",
                     help="grade only the forgeries whose expectations the GPU checks bear "
                          "on (zero, below, same-as) and those they name")
@@ -364,10 +376,6 @@ def main():
         if not m or int(m.group(1)) >= int(m.group(2)):
             ap.error(f"--group {args.group}: expected I/N with 0 <= I < N, e.g. 0/2")
         found = group(found, int(m.group(1)), int(m.group(2)))
-    if args.alone_only:
-        if not args.alone or args.alone == "none":
-            ap.error("--alone-only needs --alone LIST: the submissions to grade alone")
-        found = [f for f in found if f["stem"] in args.alone.split(",")]
     check = Checker()
     resuming = args.out is not None and (args.out / "submissions").is_dir()
     tmp = args.out or pathlib.Path(tempfile.mkdtemp(prefix="wb-forgeries-"))
@@ -378,9 +386,8 @@ def main():
             make_class(submissions, found)
             shutil.rmtree(args.work / "cache", ignore_errors=True)
         cached_out, alone_out = tmp / "batch-with-cache", tmp / "each-alone"
-        if not args.alone_only:
-            status, _ = grade(submissions, cached_out, args, *args.grade_arg)
-            check.expect(status == 0, f"grading the batch exited {status}")
+        status, _ = grade(submissions, cached_out, args, *args.grade_arg)
+        check.expect(status == 0, f"grading the batch exited {status}")
         alone_names = names
         if args.alone:
             wanted = set(args.alone.split(",")) - {"none"}
@@ -397,19 +404,18 @@ def main():
             status, _ = grade(submissions, alone_out, args, "--no-cache", *args.grade_arg)
             check.expect(status == 0, f"grading alone exited {status}")
         cached, alone = load(cached_out, names), load(alone_out, alone_names)
-        if args.alone_only:
-            cached = alone
         gpu_used = any(d and not d["extra_data"]["gpu_missing"] for d in cached.values())
         # Without the GPU checks, "zero" and "below" are not judged and
         # "same-as" compares host checks alone: asked for, they must have run.
         check.expect(gpu_used or not args.gpu, "--gpu was given, but no GPU check ran (is the "
                      "GPU visible to this process? CUDA_VISIBLE_DEVICES, nvidia-smi)")
-        for f in [] if args.alone_only else found:
+        for f in found:
             judge(f, cached, gpu_used, check)
             for out in (cached_out, alone_out):
                 nothing_shown(f, out, check)
-        if not args.alone_only:
-            same_grades(cached, alone, check)
+        same_grades(cached, alone, check)
+        if gpu_used:
+            solutions_at_full_marks(cached, check)
         if args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
             for out in (cached_out, alone_out):
@@ -418,8 +424,6 @@ def main():
     finally:
         if args.out is None:
             shutil.rmtree(tmp, ignore_errors=True)
-    if args.alone_only:
-        return check.exit_status(f"forgeries: graded alone: {args.alone}")
     return check.exit_status(f"forgeries: all checks passed ({len(found)} forgeries, "
                              f"{'with' if gpu_used else 'without'} the GPU checks)")
 

@@ -108,5 +108,17 @@ class CompareWithAnotherRunsAlone(unittest.TestCase):
             self.assertEqual(nothing.returncode, 1, nothing.stdout + nothing.stderr)
 
 
+    def test_the_pristine_solutions_must_earn_full_marks(self):
+        import classgrading
+        def doc(points):
+            return {"tests": [{"name": n, "score": s, "max_score": 3} for n, s in points.items()]}
+        full, short = classgrading.Checker(), classgrading.Checker()
+        gf.solutions_at_full_marks({"9-solutions": doc({"a: host": 3, "b: perf": 3})}, full)
+        gf.solutions_at_full_marks({"9-solutions": doc({"a: host": 3, "b: perf": 1.5})}, short)
+        self.assertEqual(full.failures, [])
+        self.assertEqual(len(short.failures), 1)
+        self.assertIn("b: perf (1.5 of 3)", short.failures[0])
+
+
 if __name__ == "__main__":
     unittest.main()
