@@ -553,7 +553,7 @@ def shared_gpu_casualties(results, ctest_output, contention):
 
 
 def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=None,
-              confined=True, exercises=None):
+              confined=True, exercises=None, phase_done=None):
     """Run the starter tests (all of them with a GPU, else the host ones),
     or only those named in `only`, in the CTest runs of test_phases: first
     all but the perf and profile tests, holding gpu_lock shared, so those of
@@ -578,7 +578,10 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
     for the run. `exercises` (keys "section/name"), where only some tests
     run, limits the sections' sanitizer and profile batches to those
     exercises' kernels (nsight.BATCH_EXERCISES_ENV): the others' checks are
-    not run."""
+    not run. `phase_done(TestRun)`, where given, is called after each phase
+    whose verdicts stand (it ended in time and is not to be made again
+    alone) with that phase's results, output and records and its unsure
+    tests: a grading stopped in a later phase keeps what this one found."""
     run = TestRun({}, "", False)
     outputs = []
     spent = 0.0
@@ -648,8 +651,13 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
             # of its failures is stored.
             run.unsure |= {name for name, r in phase_results.items() if r.result == "failed"}
         run.unsure |= set(hit)
-        if hit and not timed and getattr(hold, "overlapped", False):
+        again = bool(hit and not timed and getattr(hold, "overlapped", False))
+        if again:
             phases.insert(index + 1, (label_args, True, names, phase_jobs, False))
+        elif phase_done is not None and phase_results:
+            phase_done(TestRun(phase_results, result.output, False,
+                               unsure=run.unsure & set(phase_results),
+                               records=read_records(records)))
         index += 1
     run.output = "\n".join(outputs)
     run.records = read_records(records)

@@ -261,22 +261,38 @@ class Grader:
                       f"runs, {len(missed)} to run" + (" (the timed ones alone on the GPU)"
                                                        if missed and options.gpu_present else ""))
         run = gb.TestRun({}, "", False)
+        not_run = "" if options.gpu_present else f"no GPU here: {options.gpu_note}"
+
+        def outcomes_of(tests, run):
+            fresh = gb.test_outcomes(tests, run.results, run.output, not_run,
+                                     run.timed_out, options.suite_timeout)
+            for t in fresh:
+                t.output = gb.student_paths(t.output, slot)
+            return fresh
+
+        def store(fresh, run):
+            for t in fresh:
+                if t.name in keys and not run.timed_out and t.name not in run.unsure:
+                    ran = gc.ran_files(t.labels, run.records.get(t.name), digests,
+                                       self.all_exercises)
+                    self.cache.put(keys[t.name], t, ran)
+
+        def phase_done(phase):
+            # Stored as each phase ends: a grading stopped in a later one
+            # (Ctrl-C, a Slurm time limit) resumes without this one's tests.
+            store(outcomes_of([m for m in missed if m[0] in phase.results], phase), phase)
+
         if missed:
             partial = bool(cached or untouched)
             run = gb.run_tests(slot, self.commands, options.gpu_present, options.test_jobs,
                                options.suite_timeout,
                                only=[test for test, _ in missed] if partial else None,
                                gpu_lock=self.gpu_lock, confined=options.confined,
-                               exercises=self._run_exercises(missed) if partial else None)
-        not_run = "" if options.gpu_present else f"no GPU here: {options.gpu_note}"
-        fresh = gb.test_outcomes(missed, run.results, run.output, not_run,
-                                 run.timed_out, options.suite_timeout)
-        for t in fresh:
-            t.output = gb.student_paths(t.output, slot)
-            if t.name in keys and not run.timed_out and t.name not in run.unsure:
-                ran = gc.ran_files(t.labels, run.records.get(t.name), digests,
-                                   self.all_exercises)
-                self.cache.put(keys[t.name], t, ran)
+                               exercises=self._run_exercises(missed) if partial else None,
+                               phase_done=phase_done if self.cache is not None and keys
+                               else None)
+        fresh = outcomes_of(missed, run)
+        store(fresh, run)
         outcomes = gc.merge(inventory, cached, fresh)
         if untouched:
             order = {name: i for i, (name, _) in enumerate(full_inventory)}

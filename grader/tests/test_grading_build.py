@@ -384,6 +384,18 @@ class RunTestsTest(unittest.TestCase):
         self.assertEqual(holds, ["shared", "exclusive", "exclusive"],
                          "the shared run, the test again alone, then the timed tests")
 
+    def test_each_phase_is_handed_on_once_its_verdicts_stand(self):
+        # The shared run that is made again alone is not handed on; the run
+        # made again and the timed run are, each with its own results.
+        self.add_squeezed_test(self.SQUEEZED, self.slot.root / "squeezed.once")
+        done = []
+        run = gb.run_tests(self.slot, gb.Commands(), True, 2, 120, gpu_lock=self.lock,
+                           confined=False, phase_done=done.append)
+        self.assertEqual(len(done), 2, "again alone, then the timed tests")
+        self.assertEqual(done[0].results[self.SQUEEZED].result, "passed")
+        self.assertNotIn(self.SQUEEZED, done[1].results)
+        self.assertEqual(set(done[0].results) | set(done[1].results), set(run.results))
+
     def test_the_shared_run_made_again_reads_no_counters(self):
         # Only the perf and profile run keeps what Nsight Compute needs of
         # the sandbox (CAP_SYS_ADMIN where the driver asks it); the shared

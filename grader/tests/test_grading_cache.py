@@ -302,6 +302,7 @@ class GraderCacheTest(unittest.TestCase):
         self.calls = []
         self.batch_exercises = []
         self.timed_out = False
+        self.stopped_after_shared_phase = False
 
     def tearDown(self):
         self._tmp.cleanup()
@@ -314,10 +315,18 @@ class GraderCacheTest(unittest.TestCase):
         return grader
 
     def fake_run_tests(self, slot, commands, gpu_present, jobs, timeout, only=None,
-                       gpu_lock=None, confined=True, exercises=None):
+                       gpu_lock=None, confined=True, exercises=None, phase_done=None):
         self.calls.append(only)
         self.batch_exercises.append(exercises)
         names = [n for n, _ in INVENTORY] if only is None else only
+        # Two phases, as run_tests runs them: the perf test alone, last; a
+        # run stopped at the suite timeout stops in the first.
+        shared = [n for n in names if n != PERF]
+        if phase_done is not None and shared and not self.timed_out:
+            phase_done(gb.TestRun({n: JUNIT[n] for n in shared}, CTEST_OUTPUT, False,
+                                  records={n: RECORDS[n] for n in shared if n in RECORDS}))
+        if self.stopped_after_shared_phase:
+            raise KeyboardInterrupt
         return gb.TestRun({n: JUNIT[n] for n in names}, CTEST_OUTPUT, self.timed_out,
                           records={n: RECORDS[n] for n in names if n in RECORDS})
 
@@ -420,7 +429,17 @@ class GraderCacheTest(unittest.TestCase):
         self.assertEqual(self.calls, [None])
         self.assertTrue(all(t.reused for t in again.values()))
 
-    def test_a_run_stopped_at_the_suite_timeout_stores_nothing(self):
+    def test_a_grading_stopped_in_its_timed_phase_keeps_the_shared_phases_verdicts(self):
+        self.stopped_after_shared_phase = True
+        with self.assertRaises(KeyboardInterrupt):
+            self.outcomes(self.grader())
+        self.assertEqual(len(self.stored()), 3, "the shared phase's passes and plain failure")
+        self.stopped_after_shared_phase = False
+        again = self.outcomes(self.grader())
+        self.assertEqual(self.calls[1], [PERF, HUNG, SANITIZE])
+        self.assertEqual([n for n, t in again.items() if t.reused], [GPU_ROW, GPU_PAD, HOST])
+
+    def test_a_run_stopped_at_the_suite_timeout_in_its_first_phase_stores_nothing(self):
         self.timed_out = True
         self.outcomes(self.grader())
         self.assertEqual(self.stored(), [])
