@@ -45,9 +45,9 @@ options:
                     results forgeries-I/)
   --forgeries-out DIR  forgeries: keep the submissions, both batches and the
                     result cache in DIR (DIR/I with --forgery-gpus), so that
-                    a run stopped part way (the 14 GPU forgeries took about
-                    2,900 s on one H100) resumes where it stopped when run
-                    again with the same DIR
+                    a run stopped part way (the first forgery on the
+                    solutions runs the whole suite: 386 s on an H100) resumes
+                    where it stopped when run again with the same DIR
   --book DIR        book: the book's code repository (examples/, solutions/)
   --class-size N    democlass: made-up students (30)
   --time-limit S    democlass: stop grading after S seconds (resume later)
