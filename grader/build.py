@@ -385,6 +385,13 @@ def _label_regex(labels):
     return "^(" + "|".join(labels) + ")$"
 
 
+# What the grader's progress lines call each kind of phase, by (timed,
+# profiling): a shared run made again alone is timed but reads no counters.
+PHASE_NAMES = {(False, False): "the shared run",
+               (True, True): "the timed tests (alone on the GPU)",
+               (True, False): "the shared run again, alone"}
+
+
 def test_phases(gpu_present):
     """The CTest runs of a submission, as (label arguments, timed): every
     starter test but the timing-sensitive ones, then those (timed: run one
@@ -553,7 +560,7 @@ def shared_gpu_casualties(results, ctest_output, contention):
 
 
 def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=None,
-              confined=True, exercises=None, phase_done=None):
+              confined=True, exercises=None, phase_done=None, say=None):
     """Run the starter tests (all of them with a GPU, else the host ones),
     or only those named in `only`, in the CTest runs of test_phases: first
     all but the perf and profile tests, holding gpu_lock shared, so those of
@@ -581,7 +588,9 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
     not run. `phase_done(TestRun)`, where given, is called after each phase
     whose verdicts stand (it ended in time and is not to be made again
     alone) with that phase's results, output and records and its unsure
-    tests: a grading stopped in a later phase keeps what this one found."""
+    tests: a grading stopped in a later phase keeps what this one found.
+    `say(text)`, where given, is told how long each phase took, and waited
+    for the GPU."""
     run = TestRun({}, "", False)
     outputs = []
     spent = 0.0
@@ -613,7 +622,11 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
             lock = contextlib.nullcontext()
         else:
             lock = gpu_lock.exclusive() if timed else gpu_lock.shared()
+        asked = time.monotonic()
         with lock as hold:
+            waited = time.monotonic() - asked
+            if say is not None and waited >= 1:
+                say(f"waited {waited:.0f} s for the GPU ({PHASE_NAMES[(timed, profiling)]})")
             left = timeout - spent
             if left <= 0:
                 run.timed_out = True
@@ -638,6 +651,10 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
         outputs.append(result.output)
         phase_results = _read_junit(junit)
         run.results.update(phase_results)
+        if say is not None:
+            say(f"{PHASE_NAMES[(timed, profiling)]}: {len(phase_results)} tests in "
+                f"{time.monotonic() - started:.0f} s" + (", stopped at the suite timeout"
+                                                          if result.timed_out else ""))
         if result.timed_out:
             run.timed_out = True
             break

@@ -290,7 +290,8 @@ class Grader:
                                gpu_lock=self.gpu_lock, confined=options.confined,
                                exercises=self._run_exercises(missed) if partial else None,
                                phase_done=phase_done if self.cache is not None and keys
-                               else None)
+                               else None,
+                               say=lambda text: self.progress(submission, text))
         fresh = outcomes_of(missed, run)
         store(fresh, run)
         outcomes = gc.merge(inventory, cached, fresh)

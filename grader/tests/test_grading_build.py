@@ -388,10 +388,13 @@ class RunTestsTest(unittest.TestCase):
         # The shared run that is made again alone is not handed on; the run
         # made again and the timed run are, each with its own results.
         self.add_squeezed_test(self.SQUEEZED, self.slot.root / "squeezed.once")
-        done = []
+        done, said = [], []
         run = gb.run_tests(self.slot, gb.Commands(), True, 2, 120, gpu_lock=self.lock,
-                           confined=False, phase_done=done.append)
+                           confined=False, phase_done=done.append, say=said.append)
         self.assertEqual(len(done), 2, "again alone, then the timed tests")
+        self.assertEqual([line.split(":")[0] for line in said],
+                         ["the shared run", "the shared run again, alone",
+                          "the timed tests (alone on the GPU)"], said)
         self.assertEqual(done[0].results[self.SQUEEZED].result, "passed")
         self.assertNotIn(self.SQUEEZED, done[1].results)
         self.assertEqual(set(done[0].results) | set(done[1].results), set(run.results))

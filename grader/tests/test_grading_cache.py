@@ -315,7 +315,8 @@ class GraderCacheTest(unittest.TestCase):
         return grader
 
     def fake_run_tests(self, slot, commands, gpu_present, jobs, timeout, only=None,
-                       gpu_lock=None, confined=True, exercises=None, phase_done=None):
+                       gpu_lock=None, confined=True, exercises=None, phase_done=None,
+                       say=None):
         self.calls.append(only)
         self.batch_exercises.append(exercises)
         names = [n for n, _ in INVENTORY] if only is None else only
