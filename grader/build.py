@@ -670,6 +670,9 @@ def run_tests(slot, commands, gpu_present, jobs, timeout, only=None, gpu_lock=No
         run.unsure |= set(hit)
         again = bool(hit and not timed and getattr(hold, "overlapped", False))
         if again:
+            # The run made alone replaces these verdicts; should it report
+            # nothing, none of the contended run's may be stored.
+            run.unsure |= set(phase_results)
             phases.insert(index + 1, (label_args, True, names, phase_jobs, False))
         elif phase_done is not None and phase_results:
             phase_done(TestRun(phase_results, result.output, False,

@@ -41,8 +41,9 @@ What is never read from or written to the cache: perf tests (timings are
 measured afresh for every submission), with two exceptions below,
 placeholder tests (an executable that could not be built or list its
 tests), outcomes that are not a plain pass or fail (not run, timed out,
-crashed, did not report), and, for writing, anything of a test run stopped
-at the suite timeout.
+crashed, did not report), and, for writing, anything of a phase of the
+test run (the shared run, the timed tests) stopped at the suite timeout; a
+phase that ended before it is stored as it ended.
 
 The exception: a perf test that failed while every exercise file it ran was
 the pristine starter (byte for byte, our own code, which no student chose),

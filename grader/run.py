@@ -229,8 +229,9 @@ class Grader:
         """(an outcome per listed test, the gb.TestRun of those that ran): the
         result cache's where it holds the test's key, else from CTest, which
         then runs only the tests that missed (none: no CTest at all). The
-        fresh outcomes the cache may keep are stored, unless the run was
-        stopped at the suite timeout. A test of an exercise in `unrun`
+        fresh outcomes the cache may keep are stored as each phase of the run
+        ends, and again at its end, except those of a phase stopped at the
+        suite timeout or made again alone. A test of an exercise in `unrun`
         ({key: why}: those that score 0 whatever their tests say, or a
         comparison that times one) is not run: it fails for that reason,
         or, a GPU test where there is no GPU, is not run as any GPU test

@@ -158,11 +158,16 @@ REPORT_LIMIT = 64 << 20      # bytes read of the report or the modules log
 # Flags that would choose other tests or another report (checked after the
 # leading "-", "--" or "/" and with "-" read as "_", as GoogleTest reads them).
 REFUSED_FLAGS = ("gtest_filter", "gtest_output", "gtest_flagfile")
+# Set by the grader where only some exercises' tests run: the sections'
+# sanitizer and profile batches read it (wbcore/nsight.py). The tests do
+# not: a host exercise that could read it (its process's environment lies on
+# its stack) could answer one way in a batch and another alone.
+BATCH_EXERCISES_ENV = "WB_BATCH_EXERCISES"
 # Environment variables the child does not get.
 DROPPED_ENV = ("GTEST_FILTER", "GTEST_OUTPUT", "GTEST_FLAGFILE", "GTEST_TOTAL_SHARDS",
                "GTEST_SHARD_INDEX", "GTEST_SHARD_STATUS_FILE", "GTEST_ALSO_RUN_DISABLED_TESTS",
                "GTEST_LIST_TESTS", "GTEST_REPEAT", "GTEST_SHUFFLE", "WB_TEST_RECORDS",
-               "WB_GPU_CONTENTION_LOG", "WB_CUDA_ERROR_LOG")
+               "WB_GPU_CONTENTION_LOG", "WB_CUDA_ERROR_LOG", BATCH_EXERCISES_ENV)
 USAGE = ("usage: gtest_verdict.py --test SUITE.NAME [--name CTEST_NAME] "
          "[--links SECTION/EXERCISE ...] [--from-batch DIR] -- EXE [EXE ARGS...]\n"
          "       gtest_verdict.py --batch DIR --batch-tests SUITE.NAME ... "

@@ -728,7 +728,7 @@ BATCH_SECONDS = 300
 # others' outcomes come from its result cache): their keys, "section/name",
 # comma-separated. A section's batch then runs only those exercises' kernels;
 # it would run the others' for checks that are not run.
-BATCH_EXERCISES_ENV = "WB_BATCH_EXERCISES"
+BATCH_EXERCISES_ENV = gtest_verdict.BATCH_EXERCISES_ENV
 
 
 def batch_exercises():

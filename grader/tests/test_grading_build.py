@@ -399,6 +399,26 @@ class RunTestsTest(unittest.TestCase):
         self.assertNotIn(self.SQUEEZED, done[1].results)
         self.assertEqual(set(done[0].results) | set(done[1].results), set(run.results))
 
+    def test_a_run_made_again_that_reports_nothing_leaves_nothing_to_store(self):
+        # The contended run's verdicts stand only until the run made alone
+        # replaces them: if that one reports nothing (CTest could not write
+        # its report), none of them may go into the result cache.
+        self.add_squeezed_test(self.SQUEEZED, self.slot.root / "squeezed.once")
+        read = gb._read_junit
+        reports = []
+
+        def second_reports_nothing(path):
+            reports.append(path)
+            return {} if len(reports) == 2 else read(path)
+        with mock.patch.object(gb, "_read_junit", second_reports_nothing):
+            run = self.run_tests()
+        # Every test of the shared run, those that passed in it included.
+        shared = {n for n in run.results if ".Perf" not in n and ".profile." not in n}
+        self.assertIn("starter.reduction.HostEffectiveBandwidth.OneGigabyteInOneSecond", shared)
+        self.assertEqual(run.results["starter.reduction.HostEffectiveBandwidth."
+                                     "OneGigabyteInOneSecond"].result, "passed")
+        self.assertLessEqual(shared, run.unsure)
+
     def test_the_shared_run_made_again_reads_no_counters(self):
         # Only the perf and profile run keeps what Nsight Compute needs of
         # the sandbox (CAP_SYS_ADMIN where the driver asks it); the shared

@@ -92,6 +92,8 @@ TEST(V, LoadsModules) {
     std::fclose(out);
   }
   EXPECT_EQ(std::getenv("WB_TEST_RECORDS"), nullptr) << "the child sees the records folder";
+  EXPECT_EQ(std::getenv("WB_BATCH_EXERCISES"), nullptr)
+      << "the child sees which exercises the grader runs";
 }
 
 // As wb::noteGpuContention does when the harness's own CUDA call finds the
@@ -281,6 +283,8 @@ class VerdictTest(unittest.TestCase):
 
     def env(self, records=True):
         env = {k: v for k, v in os.environ.items() if k != "WB_TEST_RECORDS"}
+        # As the grader sets it where only some exercises' tests run.
+        env[gv.BATCH_EXERCISES_ENV] = "reduction/reduceSmem"
         if records:
             env["WB_TEST_RECORDS"] = str(self.records)
         return env
