@@ -421,7 +421,7 @@ def main(argv):
         name = gsub.submission_name(source)
         out = (args.out or DEFAULT_RESULTS / name).resolve()
         print(f"grading {source} ...", flush=True)
-        grade = grun.grade_one(grader, source, out)
+        grade = grun.grade_one(grader, source, out, log=lambda line: print(line, flush=True))
     except (KeyboardInterrupt, gb.Interrupted):
         grader.commands.stop_all()
         print("workbook grade: interrupted; nothing half-written was kept. Run the same command "

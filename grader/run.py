@@ -483,9 +483,14 @@ def write_error_log(grade, out_dir):
         grade.warnings = [w for w in grade.warnings if not w.startswith("Traceback")]
 
 
-def grade_one(grader, source, out_dir, name=None):
-    """Grade one submission into out_dir with a slot of its own."""
+def grade_one(grader, source, out_dir, name=None, log=None):
+    """Grade one submission into out_dir with a slot of its own; `log(line)`,
+    where given, is told what it is doing, with the seconds since it began."""
     name = name or gsub.submission_name(source)
+    if log is not None:
+        started = time.monotonic()
+        grader.progress = lambda who, doing: log(
+            f"  [{time.monotonic() - started:6.0f} s] {who}: {doing}")
     slot = gb.acquire_slots(grader.options.work_dir, 1)[0]
     try:
         grade = grader.grade(source, name, slot)

@@ -274,7 +274,8 @@ def run_task(grader, plan, index, log=print):
             log(f"{name}: already graded")
             continue
         grade = grun.grade_one(grader, pathlib.Path(path), out / name,
-                               name=plan.get("names", {}).get(name, name))
+                               name=plan.get("names", {}).get(name, name),
+                               log=log)
         graded += 1
         log(f"{name}: {grade.score:g} of {grade.max_score:g} ({grade.status}"
             f"{': ' + grade.reason if grade.reason else ''})")

@@ -97,6 +97,17 @@ class BatchTest(unittest.TestCase):
         self.assertRegex(lines[0], r"^  \[ +\d+ s\] alice: started$")
         self.assertLess(lines.index(lines[0]), lines.index(graded[0]))
 
+    def test_one_submission_graded_alone_says_what_it_is_doing(self):
+        class Saying(FakeGrader):
+            def grade(self, path, name, slot):
+                self.progress(name, "compiling its exercise files and building the tests")
+                return super().grade(path, name, slot)
+        lines = []
+        grun.grade_one(Saying(self.tmp / "work"), self.folder / "alice", self.out / "alice",
+                       log=lines.append)
+        self.assertEqual(len(lines), 1)
+        self.assertRegex(lines[0], r"^  \[ +\d+ s\] alice: compiling its exercise files")
+
     def test_with_the_cache_the_first_is_graded_alone_then_the_rest_at_once(self):
         grader = FakeGrader(self.tmp / "work")
         grader.options.cache = True
